@@ -1,0 +1,6 @@
+// name: entity_names
+// mode: read
+// params:
+// Every entity key and name of the tenant (loaded once into the in-process known-entity index).
+MATCH (e:Entity)
+RETURN e.key AS key, e.name AS name

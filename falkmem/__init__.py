@@ -1,0 +1,84 @@
+"""falkmem: agent memory that remembers connections, not just similar text.
+
+Memories are nodes with embeddings in FalkorDB; the entities they mention form a knowledge
+graph; each query is routed to vector search or to vector + graph traversal.
+"""
+
+from __future__ import annotations
+
+import logging
+from importlib.metadata import PackageNotFoundError, version
+
+from .aio import AsyncMemory as AsyncMemory
+from .aio import AsyncTenant as AsyncTenant
+from .errors import (
+    ConfigError as ConfigError,
+    ConnectionFailed as ConnectionFailed,
+    CypherFileError as CypherFileError,
+    DimensionMismatch as DimensionMismatch,
+    EmbeddingError as EmbeddingError,
+    ExtractionError as ExtractionError,
+    FalkmemError as FalkmemError,
+    InputError as InputError,
+    InvalidTenantId as InvalidTenantId,
+    LimitExceeded as LimitExceeded,
+    NotFound as NotFound,
+    QueryFailed as QueryFailed,
+    QueryTimeout as QueryTimeout,
+    RerankError as RerankError,
+    StorageError as StorageError,
+    StoreLocked as StoreLocked,
+    TenantError as TenantError,
+    TenantExists as TenantExists,
+    TenantNotFound as TenantNotFound,
+)
+from .memory import Memory as Memory
+from .models import AddResult as AddResult
+from .models import Hit as Hit
+from .models import Record as Record
+from .models import SearchResult as SearchResult
+from .settings import Settings as Settings
+from .storage.cypher import load_all as _load_cypher
+from .tenant import Tenant as Tenant
+
+logging.getLogger("falkmem").addHandler(logging.NullHandler())
+
+# Every Cypher file is parsed and checked at import: a broken file fails here, not mid-query.
+_load_cypher()
+
+try:
+    __version__ = version("falkmem")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0"
+
+__all__ = [
+    "AddResult",
+    "AsyncMemory",
+    "AsyncTenant",
+    "ConfigError",
+    "ConnectionFailed",
+    "CypherFileError",
+    "DimensionMismatch",
+    "EmbeddingError",
+    "ExtractionError",
+    "FalkmemError",
+    "Hit",
+    "InputError",
+    "InvalidTenantId",
+    "LimitExceeded",
+    "Memory",
+    "NotFound",
+    "QueryFailed",
+    "QueryTimeout",
+    "Record",
+    "RerankError",
+    "SearchResult",
+    "Settings",
+    "StorageError",
+    "StoreLocked",
+    "Tenant",
+    "TenantError",
+    "TenantExists",
+    "TenantNotFound",
+    "__version__",
+]

@@ -1,0 +1,138 @@
+"""``AsyncMemory`` / ``AsyncTenant``: the same surface as ``Memory`` / ``Tenant`` for asyncio code.
+
+Each call runs the sync implementation in a worker thread (``asyncio.to_thread``). The work is
+dominated by CPU-bound embedding and short server round trips, so a second, hand-copied
+async implementation would buy little and drift (the parity test in
+``tests/unit/test_async_parity.py`` checks both surfaces stay the same).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from .embedding.base import Embedder
+from .memory import Memory
+from .models import AddResult, Hit, Record, SearchResult
+from .settings import Settings
+from .tenant import Tenant
+
+
+@dataclass(frozen=True, slots=True)
+class AsyncTenant:
+    """Async twin of :class:`~falkmem.tenant.Tenant`."""
+
+    _sync: Tenant
+
+    @property
+    def id(self) -> str:
+        return self._sync.id
+
+    @property
+    def graph(self) -> str:
+        return self._sync.graph
+
+    async def add(
+        self,
+        text: str,
+        *,
+        id: str | None = None,
+        kind: str = "episode",
+        session: str | None = None,
+        speaker: str | None = None,
+        agent: str | None = None,
+        user: str | None = None,
+        at: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
+        key: str | None = None,
+        entities: Sequence[str | dict[str, str]] | None = None,
+        triples: Sequence[tuple[str, str, str] | dict[str, str]] | None = None,
+    ) -> str:
+        return await asyncio.to_thread(
+            self._sync.add, text, id=id, kind=kind, session=session, speaker=speaker,
+            agent=agent, user=user, at=at, metadata=metadata, key=key,
+            entities=entities, triples=triples,
+        )  # fmt: skip
+
+    async def add_many(
+        self,
+        records: Iterable[Record | dict[str, Any]],
+        *,
+        batch_size: int = 64,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> AddResult:
+        return await asyncio.to_thread(
+            self._sync.add_many, list(records), batch_size=batch_size, on_progress=on_progress
+        )
+
+    async def delete(self, id: str) -> bool:
+        return await asyncio.to_thread(self._sync.delete, id)
+
+    async def get(self, id: str) -> Hit:
+        return await asyncio.to_thread(self._sync.get, id)
+
+    async def count(self) -> int:
+        return await asyncio.to_thread(self._sync.count)
+
+    async def search(self, query_text: str, *, k: int = 10) -> SearchResult:
+        return await asyncio.to_thread(self._sync.search, query_text, k=k)
+
+
+class AsyncMemory:
+    """Async twin of :class:`~falkmem.memory.Memory`. Use ``async with AsyncMemory(...)``."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        url: str | None = None,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        extractor: Any = None,
+        **overrides: Any,
+    ) -> None:
+        self._sync = Memory(
+            path, url=url, settings=settings, embedder=embedder, extractor=extractor, **overrides
+        )
+
+    @property
+    def settings(self) -> Settings:
+        return self._sync.settings
+
+    @property
+    def location(self) -> str:
+        return self._sync.location
+
+    def tenant(self, tenant_id: str) -> AsyncTenant:
+        return AsyncTenant(self._sync.tenant(tenant_id))
+
+    async def create_tenant(self, tenant_id: str) -> AsyncTenant:
+        return AsyncTenant(await asyncio.to_thread(self._sync.create_tenant, tenant_id))
+
+    async def tenants(self) -> list[str]:
+        return await asyncio.to_thread(self._sync.tenants)
+
+    async def has_tenant(self, tenant_id: str) -> bool:
+        return await asyncio.to_thread(self._sync.has_tenant, tenant_id)
+
+    async def drop_tenant(self, tenant_id: str) -> bool:
+        return await asyncio.to_thread(self._sync.drop_tenant, tenant_id)
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self._sync.close)
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()

@@ -1,0 +1,55 @@
+"""The demo: remember a handful of memories in the embedded store and recall them (``python -m falkmem.demo``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+MEMORIES = [
+    ("helios-1", "s1", "Atlas team built Project Helios."),
+    ("helios-2", "s1", "Priya Chandran leads the Atlas team."),
+    ("helios-3", "s1", "The Atlas team is based in the Bangalore office."),
+    ("helios-4", "s2", "Priya Chandran reports to Marcus Webb."),
+    ("helios-5", "s2", "Marcus Webb is the VP of Engineering."),
+    ("trip-1", "s3", "Booked flight UA 837 to Tokyo, confirmation code QX7RTP."),
+    ("trip-2", "s4", "The Tokyo trip runs from March 3 to March 10."),
+    ("trip-3", "s5", "UA 837 is delayed; the new arrival time is 12:15."),
+    ("pref-1", "s6", "Dana prefers aisle seats and vegetarian meals."),
+]
+
+QUESTIONS = [
+    "Who leads the Atlas team?",
+    "What's the latest on my flight? Give me the confirmation code and arrival time.",
+    "Who manages the person who leads the team that built Project Helios?",
+    "What does Dana like when flying?",
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    from falkmem import Memory
+
+    args = sys.argv[1:] if argv is None else argv
+    path = args[0] if args else None
+    started = time.perf_counter()
+    with Memory(path) as mem:
+        print(f"store: {mem.location}")
+        demo = mem.tenant("demo")
+        result = demo.add_many(
+            [{"id": i, "session": s, "text": t, "speaker": "dana"} for i, s, t in MEMORIES]
+        )
+        print(f"remembered {len(result.added)} new memories ({len(result.skipped)} already known)\n")
+        for q in QUESTIONS:
+            found = demo.search(q, k=3)
+            print(f"Q: {q}  [route: {found.route}, reranker: {found.reranker}]")
+            for hit in found:
+                print(f"   {hit.score:.3f}  {hit.text}  ({hit.id}, session {hit.session})")
+            print()
+    print(f"done in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,31 @@
+"""Builds the embedder a setting names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ConfigError
+from ..settings import Settings
+from .base import Embedder
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """``minilm`` | ``openai:<model>`` | a local sentence-transformers folder."""
+    spec = settings.embedder
+    if spec == "minilm":
+        from .minilm import minilm
+
+        return minilm()
+    if spec.startswith("openai:"):
+        from .openai import OpenAIEmbedder
+
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+        return OpenAIEmbedder(spec.split(":", 1)[1], base_url=settings.openai_base_url, api_key=key)
+    if Path(spec).is_dir():
+        from .minilm import SentenceTransformerEmbedder
+
+        return SentenceTransformerEmbedder(spec)
+    raise ConfigError(
+        f"FALKMEM_EMBEDDER: unknown embedder {spec!r}; use 'minilm', 'openai:<model>' or a local"
+        " sentence-transformers folder"
+    )

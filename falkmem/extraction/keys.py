@@ -1,0 +1,216 @@
+"""Canonical entity keys and the mapping of free-text predicates onto the relation vocabulary."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import cast
+
+from falkmem.errors import InputError
+
+from .types import RELATIONS, Relation
+
+__all__ = ["canonical_key", "key_tokens", "lookup_relation", "normalize_relation"]
+
+_ARTICLES = frozenset({"the", "a", "an"})
+_APOSTROPHES = re.compile(r"['\u2019\u02bc\u2018`\u00b4]")
+_DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_DIGIT_DOT = re.compile(r"(?<=\d)\.(?=\d)")
+_ASCII_SEP = re.compile(r"[^a-z0-9\x00]+")
+_FAST_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+
+
+def key_tokens(text: str) -> list[str]:
+    """Split text into canonical tokens, keeping every token (no article is dropped).
+
+    Rules, applied in order: NFKC, casefold, apostrophes removed (``O'Brien`` → ``obrien``),
+    a comma between digits removed (``1,200`` → ``1200``), a dot between digits kept
+    (``12.50``), every other character that is not a letter, digit or combining mark is a
+    separator (hyphens, dots, ``@``, ``#``, underscores...).
+
+    Args:
+        text: any text.
+
+    Returns:
+        The tokens, in order; empty when the text has no letter or digit.
+    """
+    s = unicodedata.normalize("NFKC", text).casefold()
+    s = _APOSTROPHES.sub("", s)
+    s = _DIGIT_COMMA.sub("", s)
+    s = _DIGIT_DOT.sub("\x00", s)
+    if s.isascii():
+        s = _ASCII_SEP.sub(" ", s)
+    else:
+        s = "".join(ch if ch == "\x00" or _is_word_char(ch) else " " for ch in s)
+    return s.replace("\x00", ".").split()
+
+
+@lru_cache(maxsize=4096)
+def _is_word_char(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LNM"
+
+
+def canonical_key(name: str, *, field: str = "entity") -> str:
+    """Return the canonical key of an entity name.
+
+    The key is ``key_tokens(name)`` joined by single spaces, with leading articles
+    ("the", "a", "an") dropped while another token remains. ``"Atlas-Team"``,
+    ``"the Atlas team"`` and ``"ATLAS TEAM."`` all give ``"atlas team"``. The function is
+    idempotent: ``canonical_key(canonical_key(x)) == canonical_key(x)``.
+
+    Args:
+        name: an entity name or an existing key.
+        field: the field named in the error.
+
+    Returns:
+        The canonical key.
+
+    Raises:
+        InputError: the name has no letter or digit.
+    """
+    if _FAST_KEY.fullmatch(name) and name.split(" ", 1)[0] not in _ARTICLES:
+        return name
+    tokens = key_tokens(name)
+    while len(tokens) > 1 and tokens[0] in _ARTICLES:
+        tokens = tokens[1:]
+    if not tokens:
+        raise InputError(field, "an entity name needs at least one letter or digit")
+    return " ".join(tokens)
+
+
+# --- relations --------------------------------------------------------------------------
+
+_FILLERS = frozenset(
+    "the a an also currently now still formerly previously recently directly just already "
+    "actually officially really who which that".split()
+)
+_AUX = re.compile(
+    r"^(?:(?:is|are|was|were|am|be|been|being|has|have|had|will|would|shall|should|can|"
+    r"could|may|might|must|does|do|did|gets|got|get|became|become|becomes)\s+)+"
+)
+_ACTIVE: list[tuple[str, Relation]] = [
+    (r"(?:co ?)?(?:lead|leads|leading|led|heads|headed|heading|runs|running|ran|chairs|chaired)"
+     r"|(?:co ?)?(?:lead|head|leader|chair|chairman|chairwoman|chairperson) of|in charge of",
+     "leads"),
+    (r"manage|manages|managing|managed|supervises|supervised|supervising|oversees|oversaw"
+     r"|overseeing|(?:manager|supervisor|boss) of",
+     "manages"),
+    (r"(?:reports|reported|reporting|report) (?:to|into|up to)|works under|worked under"
+     r"|(?:direct )?reports? of",
+     "reports_to"),
+    (r"(?:member|part) of (?:team|group|department|staff of)|member of|joined|joins|joining"
+     r"|belongs to|belonged to|works (?:at|for)|worked (?:at|for)|working (?:at|for)"
+     r"|employed (?:at|by)|employee of|(?:is )?(?:on|in) team",
+     "member_of"),
+    (r"built|builds|build|building|developed|develops|developing|implemented|implements"
+     r"|designed|designs|engineered|shipped|ships|made|makes",
+     "built"),
+    (r"created|creates|creating|founded|founds|co ?founded|cofounded|established|establishes"
+     r"|started|launched|invented|invents|wrote|writes|authored|authors|(?:co )?founder of"
+     r"|creator of|author of|inventor of",
+     "created"),
+    (r"works on|worked on|working on|work on|contributes to|contributed to|contributing to"
+     r"|assigned to|staffed on",
+     "works_on"),
+    (r"serves as|served as|serving as|works as|worked as|working as|acts as|acted as"
+     r"|employed as|holds (?:role|title|position) of|has (?:role|title|position) of"
+     r"|(?:holds|has|held) (?:role|title|position)|appointed|named|promoted to",
+     "holds_role"),
+    (r"based (?:in|at|out of)|lives in|lived in|living in|resides in|resided in"
+     r"|born in|is from|are from|was from|were from|moved to|relocated to|headquartered in"
+     r"|hq in",
+     "based_in"),
+    (r"located (?:in|at)|situated (?:in|at)|sits in|lies in|found in",
+     "located_in"),
+    (r"owns|owned|owning|own|owner of|possesses|bought|buys|acquired|acquires|purchased",
+     "owns"),
+    (r"part of|component of|subsidiary of|division of|branch of|module of|piece of"
+     r"|belongs in|contained in|included in|section of",
+     "part_of"),
+    (r"uses|used|using|use|relies on|relied on|depends on|depended on|runs on|built on"
+     r"|built with|powered by|adopted|adopts",
+     "uses"),
+    (r"related to|associated with|linked to|connected to|works with|worked with"
+     r"|collaborates with|partnered with|knows|met",
+     "related_to"),
+]
+_ACTIVE_RE: list[tuple[re.Pattern[str], Relation]] = [(re.compile(p), r) for p, r in _ACTIVE]
+
+# Passive participles: (participle pattern, relation, swap). "X was employed by Y" is
+# member_of(X, Y) without a swap; "X was built by Y" is built(Y, X).
+_PASSIVE: list[tuple[str, Relation, bool]] = [
+    (r"(?:co ?)?led|headed|run|chaired", "leads", True),
+    (r"managed|supervised|overseen", "manages", True),
+    (r"built|developed|implemented|designed|engineered|shipped|made", "built", True),
+    (r"created|founded|co ?founded|cofounded|established|started|launched|invented|written"
+     r"|authored",
+     "created", True),
+    (r"owned|acquired|bought|purchased", "owns", True),
+    (r"used|adopted|relied on", "uses", True),
+    (r"joined", "member_of", True),
+    (r"employed|hired|staffed", "member_of", False),
+    (r"worked on", "works_on", True),
+    (r"powered|backed", "uses", False),
+]
+_PASSIVE_RE: list[tuple[re.Pattern[str], Relation, bool]] = [
+    (re.compile(p), r, s) for p, r, s in _PASSIVE
+]
+_PASSIVE_FORM = re.compile(r"^(?P<aux>(?:(?:is|are|was|were|be|been|being|has|have|had|will|"
+                           r"get|gets|got)\s+)*)(?P<core>.+?)\s+by$")
+_WORDS = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=2048)
+def lookup_relation(predicate: str) -> tuple[Relation, bool] | None:
+    """Map a free-text predicate onto the relation vocabulary, or say it is not known.
+
+    The predicate is lower-cased, punctuation, articles and a few adverbs ("also",
+    "currently") are dropped, auxiliaries ("is", "was", "has been") are stripped, and the rest
+    must match a known phrase entirely (so a long clause does not match by accident).
+    Passives are turned round: ``"was built by"`` → ``("built", True)``.
+
+    Args:
+        predicate: e.g. ``"is led by"``, ``"works at"``, ``"was born in"``.
+
+    Returns:
+        ``(relation, swap)`` where ``swap`` means the subject and object must be exchanged,
+        or ``None`` when the predicate is not recognised.
+    """
+    words = [w for w in _WORDS.findall(predicate.casefold()) if w not in _FILLERS]
+    if not words:
+        return None
+    phrase = " ".join(words)
+    passive = _PASSIVE_FORM.match(phrase)
+    if passive is not None and passive.group("core"):
+        core = passive.group("core")
+        for pattern, relation, swap in _PASSIVE_RE:
+            if pattern.fullmatch(core):
+                return relation, swap
+        if not passive.group("aux"):
+            return None
+    stripped = _AUX.sub("", phrase) or phrase
+    for candidate in (stripped, phrase):
+        for pattern, relation in _ACTIVE_RE:
+            if pattern.fullmatch(candidate):
+                return relation, False
+    return None
+
+
+def normalize_relation(predicate: str) -> tuple[Relation, bool]:
+    """Map a free-text predicate onto the relation vocabulary.
+
+    Args:
+        predicate: e.g. OpenIE's ``"is led by"``; also an exact vocabulary name
+            (``"reports_to"``).
+
+    Returns:
+        ``(relation, swap)``; ``("related_to", False)`` when the predicate is not recognised.
+        ``swap`` is true for a passive: ``"Helios was built by Atlas"`` is
+        ``built(atlas, helios)``.
+    """
+    exact = "_".join(predicate.casefold().split())
+    if exact in RELATIONS:
+        return cast(Relation, exact), False
+    found = lookup_relation(predicate.replace("_", " "))
+    return found if found is not None else ("related_to", False)

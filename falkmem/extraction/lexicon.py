@@ -1,0 +1,191 @@
+"""Word lists the rule extractor uses: stop words, head nouns, type cues, months, role words."""
+
+from __future__ import annotations
+
+from .types import EntityType
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+MONTHS: dict[str, int] = {
+    name: i + 1
+    for i, names in enumerate(
+        [
+            "january jan",
+            "february feb",
+            "march mar",
+            "april apr",
+            "may",
+            "june jun",
+            "july jul",
+            "august aug",
+            "september sep sept",
+            "october oct",
+            "november nov",
+            "december dec",
+        ]
+    )
+    for name in names.split()
+}
+MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+).split()
+WEEKDAYS = _words(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
+    "fri sat sun"
+)
+
+# Capitalised words that are never names on their own (they split a capitalised run).
+NOT_NAMES = (
+    _words(
+        "i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc "
+        "hi hello hey dear thanks thank yes no yeah nope sure please dr mr mrs ms prof"
+    )
+    | WEEKDAYS
+    | frozenset(MONTHS)
+)
+
+# Function words dropped from the front of a capitalised run wherever it is.
+LEADING_STOP = _words(
+    "the a an this that these those my our your his her their its we you they he she it "
+    "what which who whom whose when where why how if but and or so because since while "
+    "although though as at in on for from with without by to of about into over under no "
+    "not yes yeah ok okay hi hello hey dear thanks thank please per via there here let's "
+    "lets don't can't won't didn't doesn't isn't aren't wasn't"
+)
+# Words that are capitalised only because they start a sentence: dropped from the front of
+# a run that starts the sentence (imperatives, adverbs, auxiliaries...).
+SENTENCE_STARTERS = LEADING_STOP | _words(
+    "is are was were do does did can could will would should shall may might must have has "
+    "had after before once until sure great good nice sorry just maybe actually also then "
+    "now today tomorrow yesterday tonight last next some any all every each both most many "
+    "much more few several call book send check ask tell buy pay email schedule cancel move "
+    "add update fix review meet pick get go make take let keep try use see find remember "
+    "remind note need want like love hate finally however meanwhile anyway well oh wow hmm "
+    "another other same such only even still already again never always often sometimes "
+    "usually everyone everybody someone somebody nobody nothing something everything one "
+    "two three new old going meeting booking flying thinking looking planning working "
+    "having getting trying heading leaving coming waiting checking really finally "
+    "actually usually probably hopefully apparently unfortunately fortunately luckily "
+    "basically clearly obviously recently currently only early lately likely order orders "
+    "ticket tickets invoice flight flights booking confirmation reservation receipt"
+)
+
+# A lowercase noun after a capitalised run joins the name ("the Atlas team").
+HEAD_NOUNS: dict[str, EntityType] = {
+    "team": "team",
+    "squad": "team",
+    "group": "team",
+    "crew": "team",
+    "department": "team",
+    "division": "team",
+    "unit": "team",
+    "office": "place",
+    "branch": "place",
+    "campus": "place",
+    "headquarters": "place",
+    "hq": "place",
+    "airport": "place",
+    "station": "place",
+    "project": "project",
+    "program": "project",
+    "programme": "project",
+    "initiative": "project",
+    "company": "organization",
+    "app": "product",
+    "platform": "product",
+    "service": "product",
+    "api": "product",
+    "sdk": "product",
+    "conference": "event",
+    "summit": "event",
+    "offsite": "event",
+    "hackathon": "event",
+    "workshop": "event",
+}
+# Place head nouns whose name also implies the bare place: Bangalore office → Bangalore.
+PLACE_HEADS = _words("office branch campus headquarters hq airport station")
+
+# The first word of a name that types it ("Project Helios").
+PREFIX_TYPES: dict[str, EntityType] = {
+    "project": "project",
+    "operation": "project",
+    "program": "project",
+    "programme": "project",
+    "initiative": "project",
+    "team": "team",
+    "mount": "place",
+    "lake": "place",
+    "river": "place",
+    "port": "place",
+    "fort": "place",
+    "university": "organization",
+    "bank": "organization",
+}
+# The last word of a name that types it ("Acme Corp").
+SUFFIX_TYPES: dict[str, EntityType] = {
+    **{
+        w: "organization"
+        for w in (
+            "inc corp corporation ltd llc gmbh co company labs technologies systems bank "
+            "university institute foundation agency airlines airways partners ventures "
+            "capital holdings group"
+        ).split()
+    },
+    **{w: "team" for w in "team squad".split()},
+    **{
+        w: "place"
+        for w in (
+            "office hq headquarters city street avenue road airport station park building "
+            "campus county state island bay valley"
+        ).split()
+    },
+    **{w: "project" for w in "project program programme initiative".split()},
+    **{w: "product" for w in "app platform api sdk service".split()},
+    **{w: "event" for w in "conference summit meetup hackathon offsite kickoff".split()},
+}
+# A name right after one of these words is a place ("flight to Tokyo").
+PLACE_PREPOSITIONS = _words(
+    "in to from near via visiting visit across around toward towards into arriving landing "
+    "landed flew fly flying"
+)
+# Name connectors inside a capitalised run ("Bank of America", "Ludwig van Beethoven").
+CONNECTORS = _words("of de da del della di van von der den la le du &")
+
+# Functional areas that may end a role title ("VP of Engineering").
+ROLE_FUNCTIONS = (
+    "engineering|product|products|sales|marketing|design|finance|operations|ops|hr|"
+    "human resources|people|data|security|research|it|legal|growth|infrastructure|platform|"
+    "support|customer success|technology|strategy|communications|partnerships|"
+    "business development|analytics|quality|procurement|compliance|talent|recruiting|"
+    "software|hardware|devops|ml|ai|machine learning|r&d|product management|"
+    "people operations|revenue|sales and marketing"
+)
+ROLE_HEADS = (
+    "vice[- ]president|president|director|manager|head|lead|engineer|developer|designer|"
+    "architect|analyst|scientist|chair(?:man|woman|person)?|officer|intern|consultant|"
+    "recruiter|administrator|admin|coordinator|specialist|strategist|counsel|principal|"
+    "secretary|treasurer|editor|researcher|professor|accountant|controller|advisor|adviser"
+)
+ROLE_ACRONYMS = (
+    "VP|SVP|EVP|AVP|CEO|CTO|CFO|COO|CIO|CISO|CPO|CMO|CRO|CDO|GM|PM|EM|TPM|SRE|QA"
+)
+ROLE_MODIFIERS = (
+    "senior|sr\\.?|junior|jr\\.?|staff|principal|lead|chief|vice|deputy|assistant|associate|"
+    "interim|acting|executive|general|managing|product|engineering|software|tech|technical|"
+    "program|project|marketing|sales|finance|data|security|platform|design|operations|hr|"
+    "people|customer|account|regional|team|frontend|backend|full[- ]stack|ml|research|"
+    "founding|first"
+)
+# Words allowed between an entity and a role for holds_role ("Marcus is the new VP").
+ROLE_COPULA = _words(
+    "is are was were am as became become becomes now the a an our their his her new named "
+    "appointed promoted to serves served serving works worked working acts acted currently "
+    "also still interim acting"
+)
+ABBREVIATIONS = _words(
+    "mr mrs ms dr prof st inc ltd co corp jr sr vs etc e.g i.e approx dept est no fig mt ft "
+    "jan feb mar apr jun jul aug sep sept oct nov dec a.m p.m u.s u.k"
+)

@@ -1,0 +1,239 @@
+"""Regex finders for identifiers, emails, dates, times, amounts and role titles in a sentence."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .keys import canonical_key
+from .lexicon import (
+    MONTH_NAMES,
+    MONTHS,
+    ROLE_ACRONYMS,
+    ROLE_FUNCTIONS,
+    ROLE_HEADS,
+    ROLE_MODIFIERS,
+)
+from .types import EntityType
+
+__all__ = ["RANK_NAME", "RANK_PATTERN", "RANK_ROLE", "Span", "find_patterns", "find_roles"]
+
+RANK_PATTERN = 0  # identifiers, emails, dates, times, amounts: win every overlap
+RANK_ROLE = 1
+RANK_NAME = 2  # capitalised, quoted and known names: the longest wins
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A candidate entity mention: a character span of a sentence and what it names."""
+
+    start: int
+    end: int
+    name: str
+    key: str
+    type: EntityType
+    rank: int
+    soft: bool = False  # the type is a guess a relation may correct ("to Marcus" → place)
+
+
+def _span(m: re.Match[str], group: int | str, key_source: str, etype: EntityType) -> Span:
+    return Span(
+        m.start(group),
+        m.end(group),
+        m.group(group),
+        canonical_key(key_source),
+        etype,
+        RANK_PATTERN,
+    )
+
+
+_MONTH = r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?" \
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_ORD = r"(?:st|nd|rd|th)?"
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b")
+_MONTH_DAY = re.compile(
+    rf"\b(?P<mon>{_MONTH})\.?\s+(?P<day>\d{{1,2}}){_ORD}\b(?:,?\s+(?P<year>\d{{4}})\b)?"
+)
+_DAY_MONTH = re.compile(
+    rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon>{_MONTH})\b\.?(?:,?\s+(?P<year>\d{{4}})\b)?"
+)
+_MONTH_YEAR = re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?P<year>(?:19|20)\d{{2}})\b")
+_MONTH_ALONE = re.compile(
+    r"\b(?i:in|since|until|till|by|from|during|before|after|through|early|late|mid|of)\s+"
+    r"(?P<mon>" + "|".join(MONTH_NAMES) + r")\b"
+)
+_SLASH_DATE = re.compile(r"\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b")
+_TIME = re.compile(
+    r"\b(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::[0-5]\d)?(?:\s?(?P<ap>(?i:[ap]\.?m\.?))(?!\w))?"
+)
+_TIME_AMPM = re.compile(r"\b(?P<h>1[0-2]|0?[1-9])\s?(?P<ap>(?i:[ap]\.?m\.?))(?!\w)")
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_MULT = r"(?i:k|m|mm|bn|million|billion|thousand)"
+_CURRENCY_SYMBOLS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "₹": "inr"}
+_AMOUNT_SYMBOL = re.compile(rf"(?P<cur>[$€£¥₹])\s?(?P<num>{_NUM})(?:\s?(?P<mult>{_MULT})\b)?")
+_CURRENCY_WORDS = {
+    "usd": "usd", "dollar": "usd", "dollars": "usd", "eur": "eur", "euro": "eur",
+    "euros": "eur", "gbp": "gbp", "pound": "gbp", "pounds": "gbp", "jpy": "jpy", "yen": "jpy",
+    "inr": "inr", "rupee": "inr", "rupees": "inr", "chf": "chf", "cad": "cad", "aud": "aud",
+}  # fmt: skip
+_AMOUNT_CODE = re.compile(
+    rf"\b(?P<num>{_NUM})\s?(?:(?P<mult>{_MULT})\s?)?"
+    r"(?P<cur>USD|EUR|GBP|JPY|INR|CHF|CAD|AUD|(?i:dollars?|euros?|pounds?|yen|rupees?))\b"
+)
+_MULTS = {"thousand": "k", "million": "m", "mm": "m", "billion": "bn"}
+_FLIGHT = re.compile(
+    r"\b(?i:flights?|flt)\s*(?:(?i:no\.?|number)\s*)?#?\s*"
+    r"(?P<id>(?P<al>[A-Z][A-Z0-9]|[0-9][A-Z])\s?(?P<num>\d{1,4}))\b"
+)
+_FLIGHT_TIGHT = re.compile(r"\b(?P<id>(?P<al>[A-Z]{2})(?P<num>\d{2,4}))\b")
+_ORDER = re.compile(
+    r"\b(?i:orders?|tickets?|invoices?|case|booking|reservation|receipt|tracking|account|po)"
+    r"\s*(?:(?i:no\.?|number|num|id)\s*)?(?:#|:)?\s*(?P<id>[A-Za-z0-9-]*\d[A-Za-z0-9-]*)\b"
+)
+_HASH_ID = re.compile(r"(?<![\w&])#(?P<id>[A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\b")
+_CODE_CUE = re.compile(
+    r"\b(?i:code|confirmation|pnr|locator|voucher|coupon|promo|reference|ref)\b"
+    r"(?:\W+(?i:code|number|no|is|was|id))*\W+(?P<id>[A-Z0-9]{4,10})\b"
+)
+_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}\b")
+_DASH_ID = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b")
+
+
+def _month(token: str) -> int:
+    return MONTHS[token.casefold().rstrip(".")]
+
+
+def _date_key(mon: str, day: str | None, year: str | None) -> str | None:
+    month = _month(mon)
+    if day is not None and not 1 <= int(day) <= 31:
+        return None
+    if year and day:
+        return f"{year}-{month:02d}-{int(day):02d}"
+    if year:
+        return f"{year}-{month:02d}"
+    if day:
+        return f"{MONTH_NAMES[month - 1]} {int(day)}"
+    return MONTH_NAMES[month - 1]
+
+
+def _time_key(h: str, m: str, ap: str | None) -> str:
+    hour = int(h)
+    if ap:
+        pm = ap.casefold().startswith("p")
+        hour = hour % 12 + (12 if pm else 0)
+    return f"{hour:02d}:{m}"
+
+
+def _time_span(m: re.Match[str], key: str) -> Span:
+    name = m.group()
+    if name.endswith(".") and name.count(".") == 1:  # "11:40 am." ends the sentence
+        name = name[:-1]
+    return Span(m.start(), m.start() + len(name), name, canonical_key(key), "date", RANK_PATTERN)
+
+
+def _amount_key(num: str, mult: str | None, currency: str) -> str:
+    value = num.replace(",", "")
+    suffix = _MULTS.get(mult.casefold(), mult.casefold()) if mult else ""
+    return f"{currency} {value}{suffix}"
+
+
+def find_patterns(text: str) -> Iterator[Span]:
+    """Yield every identifier-like span of a sentence (overlaps are resolved by the caller).
+
+    Keys are normalised so that different spellings meet: dates become ``2026-03-03`` (or
+    ``March 3`` without a year), times ``13:05`` (24 h), amounts ``usd 1200``, flight
+    numbers ``UA 837``.
+
+    Args:
+        text: one sentence.
+
+    Yields:
+        Spans of rank ``RANK_PATTERN``.
+    """
+    for m in _EMAIL.finditer(text):
+        yield _span(m, 0, m.group().casefold(), "email")
+    for m in _ISO_DATE.finditer(text):
+        if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31:
+            yield _span(m, 0, f"{m.group(1)}-{m.group(2)}-{m.group(3)}", "date")
+    for regex in (_MONTH_DAY, _DAY_MONTH):
+        for m in regex.finditer(text):
+            key = _date_key(m.group("mon"), m.group("day"), m.group("year"))
+            if key is not None:
+                yield _span(m, 0, key, "date")
+    for m in _MONTH_YEAR.finditer(text):
+        yield _span(m, 0, f"{m.group('year')}-{_month(m.group('mon')):02d}", "date")
+    for m in _MONTH_ALONE.finditer(text):
+        yield _span(m, "mon", m.group("mon"), "date")
+    for m in _SLASH_DATE.finditer(text):
+        yield _span(m, 0, m.group(), "date")
+    for m in _TIME.finditer(text):
+        yield _time_span(m, _time_key(m.group("h"), m.group("m"), m.group("ap")))
+    for m in _TIME_AMPM.finditer(text):
+        yield _time_span(m, _time_key(m.group("h"), "00", m.group("ap")))
+    for m in _AMOUNT_SYMBOL.finditer(text):
+        cur = _CURRENCY_SYMBOLS[m.group("cur")]
+        yield _span(m, 0, _amount_key(m.group("num"), m.group("mult"), cur), "amount")
+    for m in _AMOUNT_CODE.finditer(text):
+        cur = _CURRENCY_WORDS[m.group("cur").casefold()]
+        yield _span(m, 0, _amount_key(m.group("num"), m.group("mult"), cur), "amount")
+    yield from _identifiers(text)
+
+
+def _identifiers(text: str) -> Iterator[Span]:
+    for regex in (_FLIGHT, _FLIGHT_TIGHT):
+        for m in regex.finditer(text):
+            name = f"{m.group('al')} {int(m.group('num'))}"
+            yield Span(m.start("id"), m.end("id"), name, canonical_key(name), "identifier", 0)
+    for regex in (_ORDER, _HASH_ID, _CODE_CUE):
+        for m in regex.finditer(text):
+            if len(m.group("id").strip("-")) >= 3:
+                yield _span(m, "id", m.group("id"), "identifier")
+    for regex in (_CODE, _DASH_ID):
+        for m in regex.finditer(text):
+            yield _span(m, 0, m.group(), "identifier")
+
+
+_ROLE = re.compile(
+    rf"(?P<role>(?:(?:{ROLE_MODIFIERS}|[A-Z][a-z]+|[A-Z]{{2,}})\s+){{0,3}}"
+    rf"(?:(?:{ROLE_ACRONYMS})\b|(?i:{ROLE_HEADS})\b)"
+    rf"(?:\s+(?:of|for)\s+(?:the\s+)?(?i:{ROLE_FUNCTIONS})\b)?)"
+)
+_ROLE_CUE = re.compile(
+    r"(?:\b(?:is|was|are|were|as|became|becomes|become|named|appointed|to|hired)|,)\s+"
+    r"(?:(?:the|a|an|our|their|his|her|new|now|interim|acting)\s+)*$"
+)
+_TRAILING_OF = re.compile(r"\s+(?:of|for)\b")
+_RELATIONAL_HEADS = frozenset("head lead leader manager chair chairman chairwoman".split())
+
+
+def find_roles(text: str) -> Iterator[Span]:
+    """Yield role titles: ``VP of Engineering``, ``Chief Technology Officer``, ``tech lead``.
+
+    A title counts when it follows a copula-like cue ("is the", "as", "became", ", ") or starts
+    with a capital letter. A bare relational head followed by ``of``/``for`` and something
+    that is not a functional area ("head of the Atlas team", "manager of Priya") is not a
+    role: the predicate ("is the head of") then carries the relation instead.
+
+    Args:
+        text: one sentence.
+
+    Yields:
+        Spans of rank ``RANK_ROLE``, type ``role``.
+    """
+    for m in _ROLE.finditer(text):
+        start, end = m.span("role")
+        words = m.group("role").split()
+        while len(words) > 1 and words[0].casefold() in {"the", "a", "an"}:
+            start = text.index(words[1], start)
+            words = words[1:]
+        if _TRAILING_OF.match(text, end) and len(words) == 1 and (
+            words[0].casefold() in _RELATIONAL_HEADS
+        ):
+            continue  # "the head of the Atlas team": the predicate says "leads"
+        cued = _ROLE_CUE.search(text, 0, start) is not None
+        if not cued and not text[start].isupper():
+            continue
+        name = text[start:end]
+        yield Span(start, end, name, canonical_key(name), "role", RANK_ROLE)

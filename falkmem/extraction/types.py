@@ -1,0 +1,247 @@
+"""The extraction data model: fixed vocabularies and frozen entity/triple/extraction models."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+EntityType = Literal[
+    "person",
+    "organization",
+    "team",
+    "project",
+    "place",
+    "product",
+    "event",
+    "role",
+    "identifier",
+    "date",
+    "amount",
+    "email",
+    "concept",
+    "other",
+]
+"""The fixed entity type vocabulary. ``"other"`` means "not known": a store should keep a more
+specific type it already has rather than overwrite it with ``"other"``."""
+
+Relation = Literal[
+    "leads",
+    "manages",
+    "reports_to",
+    "member_of",
+    "built",
+    "works_on",
+    "holds_role",
+    "based_in",
+    "owns",
+    "part_of",
+    "located_in",
+    "created",
+    "uses",
+    "related_to",
+]
+"""The fixed relation vocabulary (direction: the subject acts).
+
+- ``leads``/``manages``: person → team/project/person; ``reports_to``: person → person.
+- ``member_of``: person/team → team/organization (also "works at", "joined", "employed by").
+- ``built``: who built/developed → the thing; ``created``: founded/wrote/invented.
+- ``works_on``: person/team → project; ``holds_role``: person → role entity ("VP of Engineering").
+- ``based_in``: person/team/org → place (also "lives in", "born in");
+  ``located_in``: place/thing → place.
+- ``owns``, ``part_of``, ``uses``: as named. ``related_to``: anything else and co-mention.
+"""
+
+ENTITY_TYPES: frozenset[str] = frozenset(get_args(EntityType))
+RELATIONS: frozenset[str] = frozenset(get_args(Relation))
+
+
+def _canonical(value: str, field: str) -> str:
+    # Imported here: keys.py imports the vocabularies from this module.
+    from .keys import canonical_key
+
+    return canonical_key(value, field=field)
+
+
+class EntityMention(BaseModel):
+    """One entity a text mentions.
+
+    Attributes:
+        key: the canonical key (see ``canonical_key``); a non-canonical key is canonicalised.
+        name: the display name, as first seen.
+        type: one of ``EntityType``; ``"other"`` when unknown.
+        aliases: other surface names seen for the same key (never includes ``name``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    name: str
+    type: EntityType = "other"
+    aliases: tuple[str, ...] = ()
+
+    @field_validator("key")
+    @classmethod
+    def _key_is_canonical(cls, value: str) -> str:
+        return _canonical(value, "entity.key")
+
+    @field_validator("name")
+    @classmethod
+    def _name_not_blank(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("entity name must not be blank")
+        return value
+
+    @model_validator(mode="after")
+    def _clean_aliases(self) -> EntityMention:
+        seen = {self.name}
+        kept: list[str] = []
+        for alias in self.aliases:
+            alias = " ".join(alias.split())
+            if alias and alias not in seen:
+                seen.add(alias)
+                kept.append(alias)
+        object.__setattr__(self, "aliases", tuple(kept))
+        return self
+
+
+class Triple(BaseModel):
+    """A typed, directed relation between two entities: ``relation(subject, object)``.
+
+    Attributes:
+        subject: canonical key of the entity that acts; canonicalised if not already.
+        relation: one of ``Relation``.
+        object: canonical key of the entity acted on.
+        weight: the evidence this triple adds (> 0); 1.0 for a stated relation, less for
+            co-mention (see ``RuleExtractor``).
+        label: the original predicate text when it was mapped onto the vocabulary
+            (``"was born in"`` → ``based_in``), else ``None``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    subject: str
+    relation: Relation
+    object: str
+    weight: float = Field(default=1.0, gt=0.0)
+    label: str | None = None
+
+    @field_validator("subject", "object")
+    @classmethod
+    def _endpoint_is_canonical(cls, value: str) -> str:
+        return _canonical(value, "triple.endpoint")
+
+    @field_validator("weight")
+    @classmethod
+    def _weight_finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("weight must be finite")
+        return value
+
+    @model_validator(mode="after")
+    def _no_self_loop(self) -> Triple:
+        if self.subject == self.object:
+            raise ValueError("a triple's subject and object must differ")
+        return self
+
+    @property
+    def ident(self) -> tuple[str, str, str]:
+        """The identity of the triple: ``(subject, relation, object)``."""
+        return (self.subject, self.relation, self.object)
+
+
+class Extraction(BaseModel):
+    """The entities and triples extracted from one text.
+
+    Every triple endpoint has an entity: a missing one is added (its name = its key,
+    type ``"other"``), so a store can MERGE entities by key before writing edges. Entities
+    are unique by key and triples by ``(subject, relation, object)``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entities: tuple[EntityMention, ...] = ()
+    triples: tuple[Triple, ...] = ()
+
+    @model_validator(mode="after")
+    def _dedupe_and_complete(self) -> Extraction:
+        entities = _union_entities(self.entities, ())
+        known = {e.key for e in entities}
+        extra: list[EntityMention] = []
+        for t in self.triples:
+            for k in (t.subject, t.object):
+                if k not in known:
+                    known.add(k)
+                    extra.append(EntityMention(key=k, name=k))
+        object.__setattr__(self, "entities", entities + tuple(extra))
+        object.__setattr__(self, "triples", _union_triples(self.triples, ()))
+        return self
+
+    def merge(self, other: Extraction) -> Extraction:
+        """Union two extractions.
+
+        Entities are united by key: the first name wins, the other names become aliases, and a
+        specific type wins over ``"other"`` (else the first type wins). Triples are united by
+        ``(subject, relation, object)``: the larger weight and the first label win (weights
+        are not summed, so merging an extraction with itself changes nothing).
+
+        Args:
+            other: the extraction to add.
+
+        Returns:
+            A new extraction; ``self`` and ``other`` are unchanged.
+        """
+        return Extraction(
+            entities=_union_entities(self.entities, other.entities),
+            triples=_union_triples(self.triples, other.triples),
+        )
+
+    def entity(self, key: str) -> EntityMention | None:
+        """Return the entity with this canonical key, or ``None``."""
+        for e in self.entities:
+            if e.key == key:
+                return e
+        return None
+
+    def __bool__(self) -> bool:
+        return bool(self.entities or self.triples)
+
+
+def _union_entities(
+    first: tuple[EntityMention, ...], second: tuple[EntityMention, ...]
+) -> tuple[EntityMention, ...]:
+    by_key: dict[str, EntityMention] = {}
+    for e in first + second:
+        old = by_key.get(e.key)
+        if old is None:
+            by_key[e.key] = e
+            continue
+        if old == e:
+            continue
+        etype = old.type if old.type != "other" else e.type
+        by_key[e.key] = EntityMention(
+            key=old.key,
+            name=old.name,
+            type=etype,
+            aliases=old.aliases + (e.name,) + e.aliases,
+        )
+    return tuple(by_key.values())
+
+
+def _union_triples(first: tuple[Triple, ...], second: tuple[Triple, ...]) -> tuple[Triple, ...]:
+    by_id: dict[tuple[str, str, str], Triple] = {}
+    for t in first + second:
+        old = by_id.get(t.ident)
+        if old is None:
+            by_id[t.ident] = t
+        elif t.weight > old.weight or (old.label is None and t.label is not None):
+            by_id[t.ident] = Triple(
+                subject=old.subject,
+                relation=old.relation,
+                object=old.object,
+                weight=max(old.weight, t.weight),
+                label=old.label if old.label is not None else t.label,
+            )
+    return tuple(by_id.values())

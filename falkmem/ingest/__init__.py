@@ -1,0 +1,1 @@
+"""Ingest: validating records, extracting the graph, embedding and writing them."""

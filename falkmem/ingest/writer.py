@@ -1,0 +1,162 @@
+"""The write path: validated records → graph extraction → one embedding batch → atomic writes."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..embedding.base import Embedder, embed_checked
+from ..errors import DimensionMismatch, InputError
+from ..extraction.keys import canonical_key, normalize_relation
+from ..extraction.types import ENTITY_TYPES, EntityMention, Extraction, Triple
+from ..storage.cypher import query
+from ..storage.executor import ConstraintViolation, Executor
+from .validate import Prepared
+
+log = logging.getLogger("falkmem.ingest")
+
+
+class _Extractor(Protocol):
+    def extract(self, text: str, *, known: Any = None, speaker: str | None = None) -> Extraction: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOutcome:
+    added: tuple[str, ...]
+    skipped: tuple[str, ...]
+    entity_keys: tuple[tuple[str, str], ...]
+    """(key, name) of every entity written, for the tenant's known-entity index."""
+
+
+def given_extraction(p: Prepared) -> Extraction:
+    """The entities and triples a caller supplied, taken as given.
+
+    A triple's relation is mapped onto the fixed vocabulary (its original wording is kept
+    as the edge's ``label``); a passive predicate ("was built by") turns the edge round.
+    """
+    entities: list[EntityMention] = []
+    for name, etype in p.entities:
+        entities.append(
+            EntityMention(key=canonical_key(name, field="entities"), name=name,
+                          type=etype if etype in ENTITY_TYPES else "other")  # type: ignore[arg-type]
+        )
+    triples: list[Triple] = []
+    for s, r, o in p.triples:
+        relation, swap = normalize_relation(r)
+        sk, ok = canonical_key(s, field="triples"), canonical_key(o, field="triples")
+        sn, on = s, o
+        if swap:
+            sk, ok, sn, on = ok, sk, on, sn
+        if sk == ok:
+            continue
+        entities.append(EntityMention(key=sk, name=sn))
+        entities.append(EntityMention(key=ok, name=on))
+        triples.append(Triple(subject=sk, relation=relation, object=ok, label=None if r == relation else r))
+    return Extraction(entities=tuple(entities), triples=tuple(triples))
+
+
+def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str) -> dict[str, Any]:
+    names = {e.key: e.name for e in ex.entities}
+    return {
+        "id": p.id,
+        "text": p.text,
+        "kind": p.kind,
+        "embedding": [float(f"{x:.8g}") for x in vector],  # 8 digits: float32 precision, half the bytes
+        "session": p.session,
+        "speaker": p.speaker,
+        "agent": p.agent,
+        "user": p.user,
+        "key": p.key,
+        "source": None,
+        "valid_at": p.valid_at,
+        "metadata": p.metadata,
+        "attribution": attribution,
+        "n_tokens": 0,
+        "entities": [{"key": e.key, "name": e.name, "type": e.type} for e in ex.entities],
+        "triples": [
+            {
+                "subject": t.subject, "subject_name": names.get(t.subject, t.subject),
+                "relation": t.relation,
+                "object": t.object, "object_name": names.get(t.object, t.object),
+                "weight": float(t.weight), "label": t.label,
+            }
+            for t in ex.triples
+        ],  # fmt: skip
+    }
+
+
+def write_batch(
+    executor: Executor,
+    graph: str,
+    batch: Sequence[Prepared],
+    *,
+    embedder: Embedder,
+    dimension: int,
+    now: float,
+    extractor: _Extractor | None = None,
+    known: Any = None,
+    attribution: Any = None,
+) -> WriteOutcome:
+    """Write one batch atomically; ids that exist already (or repeat in the batch) are skipped.
+
+    Raises:
+        DimensionMismatch: a supplied or computed embedding has the wrong dimension.
+        InputError, EmbeddingError, StorageError: nothing of the batch was written.
+    """
+    seen: set[str] = set()
+    unique: list[Prepared] = []
+    skipped: list[str] = []
+    for p in batch:
+        if p.id in seen:
+            skipped.append(p.id)
+        else:
+            seen.add(p.id)
+            unique.append(p)
+    for p in unique:
+        if p.embedding is not None and len(p.embedding) != dimension:
+            raise DimensionMismatch(
+                "embedding", f"record {p.id!r} has {len(p.embedding)} values; this tenant stores {dimension}"
+            )
+    existing = _existing(executor, graph, [p.id for p in unique])
+    todo = [p for p in unique if p.id not in existing]
+    skipped.extend(p.id for p in unique if p.id in existing)
+    if not todo:
+        return WriteOutcome((), tuple(skipped), ())
+    need = [p for p in todo if p.embedding is None]
+    computed = iter(embed_checked(embedder, [p.text for p in need], dimension=dimension))
+    vectors = {p.id: (list(p.embedding) if p.embedding is not None else next(computed)) for p in todo}
+    rows: list[dict[str, Any]] = []
+    keys: list[tuple[str, str]] = []
+    for p in todo:
+        ex = given_extraction(p)
+        if extractor is not None:
+            ex = ex.merge(extractor.extract(p.text, known=known, speaker=p.speaker))
+        attr = attribution(p) if attribution is not None else " ".join(x for x in (p.speaker, p.user) if x)
+        rows.append(_row(p, vectors[p.id], ex, attr))
+        keys.extend((e.key, e.name) for e in ex.entities)
+    for attempt in range(2):
+        try:
+            executor.run(graph, query("ingest/create_artifacts"), {"rows": rows, "now": now})
+            break
+        except ConstraintViolation:
+            # A concurrent writer (or a retried call) created some of these ids: skip them.
+            if attempt:
+                raise
+            existing = _existing(executor, graph, [r["id"] for r in rows])
+            skipped.extend(r["id"] for r in rows if r["id"] in existing)
+            rows = [r for r in rows if r["id"] not in existing]
+            if not rows:
+                break
+    return WriteOutcome(tuple(r["id"] for r in rows), tuple(skipped), tuple(keys))
+
+
+def _existing(executor: Executor, graph: str, ids: list[str]) -> set[str]:
+    if not ids:
+        return set()
+    rows = executor.run(graph, query("ingest/existing_ids"), {"ids": ids})
+    return {str(r["id"]) for r in rows}
+
+
+__all__ = ["InputError", "WriteOutcome", "given_extraction", "write_batch"]

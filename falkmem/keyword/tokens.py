@@ -1,0 +1,145 @@
+"""Keyword tokenising: split text like RediSearch does and build safe full-text queries."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..errors import InputError
+
+__all__ = ["STOPWORDS", "fulltext_query", "query_terms", "tokenize"]
+
+# A token is a letter or digit followed by letters, digits and combining marks (Devanagari
+# vowel signs, the dot of a case-folded "İ"): marks belong to the word they follow. Everything
+# else (whitespace, punctuation, symbols, the underscore) separates tokens. RediSearch's default
+# tokenizer splits on ASCII punctuation the same way (``user@example.com`` -> user, example,
+# com); unlike RediSearch we also split on ``_``, so nothing but letters, digits and marks can
+# ever reach the query parser (``snake_case`` becomes ``snake`` + ``case``).
+_ASCII_TOKEN = re.compile(r"[a-z0-9]+")
+
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all also am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn doing
+    don down during each either else ever few for from further had hadn has hasn have haven
+    having he her here hers herself him himself his how however i if in into is isn it its
+    itself just let ll me might more most must mustn my myself neither no nor not of off on
+    once only or other ought our ours ourselves out over own re same shall shan she should
+    shouldn so some such than that the their theirs them themselves then there these they this
+    those through to too under until up upon us ve very was wasn we were weren what when where
+    whether which while who whom whose why will with within without won would wouldn yet you
+    your yours yourself yourselves
+    """.split()  # noqa: SIM905 - a word block is easier to review than 170 quoted strings
+)
+"""Common English function words, dropped from keyword queries and query terms.
+
+A superset of RediSearch's default English list. The FalkorDB full-text index keeps no
+stopwords by default (``the`` matches documents), so dropping them here is what keeps a
+query from matching, and scoring, nearly every document (cost is linear in matches).
+"""
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into lower-case alphanumeric tokens, in order, duplicates kept.
+
+    The text is NFKC-normalised (full-width and compatibility forms become plain letters and
+    digits) and case-folded, then split on anything that is not a letter, a digit or a
+    combining mark following one.
+
+    Args:
+        text: any text.
+
+    Returns:
+        The tokens, e.g. ``tokenize("Mail user@Example.com!")`` is
+        ``["mail", "user", "example", "com"]``.
+    """
+    # NFKC again after casefold: folding can leave decomposed sequences behind.
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    if folded.isascii():
+        return _ASCII_TOKEN.findall(folded)
+    tokens: list[str] = []
+    current: list[str] = []
+    for ch in folded:
+        if ch.isalnum() or (current and unicodedata.category(ch).startswith("M")):
+            current.append(ch)
+        elif current:
+            tokens.append("".join(current))
+            current = []
+    if current:
+        tokens.append("".join(current))
+    return tokens
+
+
+def _keep(token: str) -> bool:
+    """Whether a token is worth searching for (not a stopword, not a lone ASCII letter)."""
+    if token in STOPWORDS:
+        return False
+    if len(token) == 1:
+        # A lone ASCII letter ("s" of "user's", "o" of "O'Brien") matches far too much; a lone
+        # digit ("version 3") or a lone CJK ideograph is a real word and is kept.
+        return not ("a" <= token <= "z")
+    return True
+
+
+def query_terms(text: str) -> list[str]:
+    """The searchable terms of ``text``: tokens minus stopwords and lone letters, deduplicated.
+
+    This is the term list the full-text query is built from, and the one BM25 re-scoring and
+    sentence selection use, so all three agree on what the query "is about".
+
+    Args:
+        text: the user's query (any text).
+
+    Returns:
+        Unique terms in first-occurrence order, e.g. ``query_terms("What did Bob say about
+        ticket 837?")`` is ``["bob", "say", "ticket", "837"]``.
+    """
+    seen: dict[str, None] = {}
+    for token in tokenize(text):
+        if _keep(token) and token not in seen:
+            seen[token] = None
+    return list(seen)
+
+
+def _priority(term: str) -> tuple[int, int]:
+    """Sort key used when there are more terms than allowed: identifiers and long words first."""
+    has_digit = any(ch.isdigit() for ch in term)
+    return (0 if has_digit else 1, -len(term))
+
+
+def fulltext_query(text: str, *, max_terms: int = 12) -> str | None:
+    """Turn user text into a RediSearch query that cannot be a syntax error: ``a|b|c``.
+
+    FalkorDB passes the full-text query string to RediSearch's parser, so ``foo-bar`` means
+    ``foo AND NOT bar``, ``user@example.com`` is a syntax error and ``*`` matches everything.
+    Only alphanumeric terms survive here (see :func:`query_terms`), joined with ``|`` (OR) so
+    a document matching any term is a candidate; the engine ranks them afterwards.
+
+    When there are more than ``max_terms`` terms, the ones kept are those containing a digit
+    (ids, ticket numbers), then the longest (rarer in practice; full-text cost is linear in the
+    number of matches); they stay in text order.
+
+    Args:
+        text: the user's query.
+        max_terms: the most terms to OR together (at least 1).
+
+    Returns:
+        The query string, or None when nothing searchable is left (e.g. ``"the?"`` or ``"*"``);
+        the caller should then skip the keyword channel.
+
+    Raises:
+        InputError: ``max_terms`` is smaller than 1.
+
+    Example:
+        >>> fulltext_query("Who emailed alice@example.com about node.js?")
+        'emailed|alice|example|com|node|js'
+    """
+    if max_terms < 1:
+        raise InputError("max_terms", "must be at least 1")
+    terms = query_terms(text)
+    if not terms:
+        return None
+    if len(terms) > max_terms:
+        chosen = set(sorted(terms, key=_priority)[:max_terms])
+        terms = [t for t in terms if t in chosen]
+    return "|".join(terms)

@@ -1,0 +1,189 @@
+"""Fusion of per-channel candidate lists: reciprocal rank fusion and weighted min-max scores."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ..errors import ConfigError
+from .candidate import Candidate
+
+__all__ = ["DEFAULT_RRF_K", "Fused", "rrf", "weighted"]
+
+DEFAULT_RRF_K = 60
+"""The RRF constant ``k`` in ``1 / (k + rank)``.
+
+60 is the value of Cormack, Clarke and Büttcher (SIGIR 2009), who found it near-optimal
+across TREC runs, and the default of Elasticsearch, OpenSearch, RedisVL and graphiti. A large
+``k`` flattens the curve, so an item ranked well by *several* channels beats one ranked first
+by a single channel (rank 1 in one channel: 1/61 = 0.0164; rank 5 in two: 2/65 = 0.0308),
+which is what hybrid retrieval wants. A small ``k`` (e.g. 1) lets each channel's top hit win.
+"""
+
+
+def _no_ranks() -> Mapping[str, int]:
+    return MappingProxyType({})
+
+
+def _no_scores() -> Mapping[str, float]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """One fused candidate.
+
+    Attributes:
+        id: the artifact id.
+        score: the fused score, higher is better.
+        ranks: its 1-based rank in each channel that returned it (read-only).
+        scores: its original score in each channel that returned it (read-only).
+        rerank_score: the reranker's score when it was reranked, else None.
+    """
+
+    id: str
+    score: float
+    ranks: Mapping[str, int] = field(default_factory=_no_ranks, hash=False)
+    scores: Mapping[str, float] = field(default_factory=_no_scores, hash=False)
+    rerank_score: float | None = None
+
+    @property
+    def best_rank(self) -> int:
+        """Its best (smallest) rank in any channel; a very large number when it has none."""
+        return min(self.ranks.values(), default=2**31 - 1)
+
+
+def _sort_key(item: Fused) -> tuple[float, int, str]:
+    # Score desc, then best single-channel rank, then id: a total order, so equal inputs give
+    # the same list in every run whatever order the channels or candidates came in.
+    return (-item.score, item.best_rank, item.id)
+
+
+def _check_weights(weights: Mapping[str, float] | None) -> Mapping[str, float]:
+    if weights is None:
+        return {}
+    for channel, weight in weights.items():
+        if not (math.isfinite(weight) and weight >= 0.0):
+            raise ConfigError(
+                f"fusion weight for channel {channel!r} must be a finite number >= 0; "
+                "use 0 to ignore a channel"
+            )
+    return weights
+
+
+def _best_per_channel(hits: Sequence[Candidate]) -> dict[str, Candidate]:
+    """One candidate per id in a channel: the best-ranked one (then the higher score)."""
+    best: dict[str, Candidate] = {}
+    for hit in hits:
+        seen = best.get(hit.id)
+        if seen is None or (hit.rank, -hit.score) < (seen.rank, -seen.score):
+            best[hit.id] = hit
+    return best
+
+
+def _fuse(
+    channels: Mapping[str, Sequence[Candidate]],
+    weights: Mapping[str, float],
+    contribution: Mapping[str, Mapping[str, float]],
+) -> list[Fused]:
+    """Sum the weighted per-channel contributions and build sorted ``Fused`` items."""
+    ranks: dict[str, dict[str, int]] = {}
+    raw: dict[str, dict[str, float]] = {}
+    totals: dict[str, float] = {}
+    for channel in sorted(channels):  # fixed order: float sums do not depend on input order
+        weight = weights.get(channel, 1.0)
+        for doc_id, hit in sorted(_best_per_channel(channels[channel]).items()):
+            ranks.setdefault(doc_id, {})[channel] = hit.rank
+            raw.setdefault(doc_id, {})[channel] = hit.score
+            totals[doc_id] = totals.get(doc_id, 0.0) + weight * contribution[channel][doc_id]
+    fused = [
+        Fused(
+            id=doc_id,
+            score=total,
+            ranks=MappingProxyType(ranks[doc_id]),
+            scores=MappingProxyType(raw[doc_id]),
+        )
+        for doc_id, total in totals.items()
+    ]
+    fused.sort(key=_sort_key)
+    return fused
+
+
+def rrf(
+    channels: Mapping[str, Sequence[Candidate]],
+    *,
+    k: int = DEFAULT_RRF_K,
+    weights: Mapping[str, float] | None = None,
+) -> list[Fused]:
+    """Reciprocal rank fusion: ``score(d) = sum over channels c of w_c / (k + rank_c(d))``.
+
+    Only ranks matter, so channels whose scores live on different scales (cosine similarity,
+    BM25, activation) fuse without calibration. The channel name is the mapping key (a
+    candidate's own ``channel`` field is not consulted); each candidate's ``rank`` is used as
+    given, and an id listed twice in one channel counts once, at its best rank.
+
+    Args:
+        channels: ``{channel name: candidates}``.
+        k: the RRF constant, >= 0 (see :data:`DEFAULT_RRF_K`).
+        weights: per-channel multipliers (>= 0); a channel without one weighs 1.0.
+
+    Returns:
+        Fused candidates, best first; ties broken by best single-channel rank, then id.
+
+    Raises:
+        ConfigError: ``k`` is negative or a weight is negative or not finite.
+
+    Example:
+        >>> v = [Candidate("a", 0.9, "vector", 1), Candidate("b", 0.8, "vector", 2)]
+        >>> kw = [Candidate("b", 7.0, "keyword", 1)]
+        >>> [f.id for f in rrf({"vector": v, "keyword": kw})]
+        ['b', 'a']
+    """
+    if k < 0:
+        raise ConfigError(f"RRF constant k must be >= 0 (got {k}); 60 is the usual value")
+    checked = _check_weights(weights)
+    contribution = {
+        channel: {doc_id: 1.0 / (k + hit.rank) for doc_id, hit in _best_per_channel(hits).items()}
+        for channel, hits in channels.items()
+    }
+    return _fuse(channels, checked, contribution)
+
+
+def weighted(
+    channels: Mapping[str, Sequence[Candidate]],
+    *,
+    weights: Mapping[str, float] | None = None,
+) -> list[Fused]:
+    """Weighted sum of min-max normalised scores: ``sum over c of w_c * norm_c(score_c(d))``.
+
+    Each channel's scores are rescaled to [0, 1] (best = 1, worst = 0; a channel whose
+    scores are all equal, e.g. a single hit, maps them all to 1). A document absent from a
+    channel gets 0 from it. Unlike :func:`rrf` this keeps score gaps (a clear winner stays
+    clear), at the price of trusting each channel's score distribution.
+
+    Args:
+        channels: ``{channel name: candidates}``.
+        weights: per-channel multipliers (>= 0); a channel without one weighs 1.0.
+
+    Returns:
+        Fused candidates, best first; ties broken by best single-channel rank, then id.
+
+    Raises:
+        ConfigError: a weight is negative or not finite.
+    """
+    checked = _check_weights(weights)
+    contribution: dict[str, dict[str, float]] = {}
+    for channel, hits in channels.items():
+        best = _best_per_channel(hits)
+        if not best:
+            contribution[channel] = {}
+            continue
+        values = [hit.score for hit in best.values()]
+        low, high = min(values), max(values)
+        span = high - low
+        contribution[channel] = {
+            doc_id: (hit.score - low) / span if span > 0 else 1.0 for doc_id, hit in best.items()
+        }
+    return _fuse(channels, checked, contribution)

@@ -1,0 +1,272 @@
+"""Reranking of the top fused candidates: the ``Reranker`` protocol, a cross-encoder, loading."""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from ..errors import ConfigError, InputError, RerankError
+from .fusion import Fused
+
+__all__ = [
+    "MAX_PASSAGE_CHARS",
+    "CrossEncoderReranker",
+    "NoReranker",
+    "RerankOutcome",
+    "Reranker",
+    "load_reranker",
+    "rerank",
+]
+
+MAX_PASSAGE_CHARS = 4_000
+"""Characters of a passage (and of the query) sent to the model.
+
+The model truncates to ``max_length`` tokens anyway; cutting characters first bounds the
+tokenizer's work on a huge memory (a 256-token window never needs more than ~2,000 chars)."""
+
+_NONE_SPECS = frozenset({"", "none", "off", "fused"})
+_PREFIX = "cross-encoder:"
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores (query, passage) pairs; higher is more relevant.
+
+    Attributes:
+        name: what ran, for explain output (``"none"``, ``"cross-encoder:<model>"``).
+    """
+
+    name: str
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        """One finite score per passage, in passage order."""
+        ...
+
+
+class NoReranker:
+    """The reranker that does nothing: results keep their fused order."""
+
+    name: str = "none"
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        """A zero for every passage (:func:`rerank` skips the call altogether)."""
+        return [0.0] * len(passages)
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers ``CrossEncoder``, loaded on first use (or by :meth:`load`).
+
+    Scores are the model's raw outputs (logits, no sigmoid), so strong matches do not all
+    saturate at 1.0 and tie.
+
+    Args:
+        model: a local directory or a Hugging Face hub name. With ``HF_HUB_OFFLINE=1`` a hub
+            name must already be in the local cache.
+        max_length: tokens per (query, passage) pair; longer pairs are truncated by the model.
+        batch_size: pairs per forward pass.
+        device: ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; None lets the library choose.
+
+    Raises:
+        ConfigError: ``max_length`` < 8 or ``batch_size`` < 1. (A model that cannot be
+            loaded raises :class:`RerankError` at load time, not here.)
+
+    Example:
+        >>> r = CrossEncoderReranker("/models/ms-marco-MiniLM-L-6-v2")
+        >>> r.name
+        'cross-encoder:/models/ms-marco-MiniLM-L-6-v2'
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        max_length: int = 256,
+        batch_size: int = 32,
+        device: str | None = None,
+    ) -> None:
+        if max_length < 8:
+            raise ConfigError(f"cross-encoder max_length must be >= 8 tokens (got {max_length})")
+        if batch_size < 1:
+            raise ConfigError(f"cross-encoder batch_size must be >= 1 (got {batch_size})")
+        self.model = model
+        self.max_length = max_length
+        self.batch_size = batch_size
+        self.device = device
+        self.name = f"{_PREFIX}{model}"
+        self._encoder: Any = None  # sentence_transformers.CrossEncoder, typed loosely: no stubs
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Load the model now (idempotent, thread-safe).
+
+        Raises:
+            RerankError: sentence-transformers is missing or the model could not be loaded.
+        """
+        with self._lock:
+            if self._encoder is not None:
+                return
+            try:
+                from sentence_transformers import CrossEncoder
+            except ImportError as exc:
+                raise RerankError(
+                    "the cross-encoder reranker needs sentence-transformers: "
+                    "pip install 'falkmem[rerank]', or set reranker='none'"
+                ) from exc
+            try:
+                self._encoder = CrossEncoder(self.model, max_length=self.max_length, device=self.device)
+            except Exception as exc:  # any loader failure (OSError, ValueError, HF errors...)
+                raise RerankError(
+                    f"{self.name} failed to load ({type(exc).__name__}). Give the path of a "
+                    "local cross-encoder directory (no weights can be downloaded when "
+                    "HF_HUB_OFFLINE=1), or set reranker='none' to rank by the fused score"
+                ) from exc
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        """Score each passage against the query.
+
+        Args:
+            query: the user's query (cut at :data:`MAX_PASSAGE_CHARS` characters).
+            passages: the texts to score (each cut at :data:`MAX_PASSAGE_CHARS`).
+
+        Returns:
+            One finite float per passage, higher is more relevant.
+
+        Raises:
+            RerankError: the model failed to load or to run, or returned bad scores.
+        """
+        if not passages:
+            return []
+        self.load()
+        q = query[:MAX_PASSAGE_CHARS]
+        pairs = [(q, p[:MAX_PASSAGE_CHARS]) for p in passages]
+        try:
+            raw = self._encoder.predict(
+                pairs,
+                batch_size=self.batch_size,
+                show_progress_bar=False,
+                activation_fn=_identity(),
+                convert_to_numpy=True,
+            )
+            scores = [float(x) for x in raw.reshape(len(pairs), -1)[:, 0]]
+        except Exception as exc:
+            raise RerankError(f"{self.name} failed to score ({type(exc).__name__})") from exc
+        if len(scores) != len(passages) or not all(math.isfinite(s) for s in scores):
+            raise RerankError(f"{self.name} returned invalid scores (wrong count or NaN/inf)")
+        return scores
+
+
+def _identity() -> Any:
+    """``torch.nn.Identity()``: ask the cross-encoder for raw logits instead of a sigmoid."""
+    import torch
+
+    return torch.nn.Identity()
+
+
+@dataclass(frozen=True, slots=True)
+class RerankOutcome:
+    """The reranker that will run, and a note for the explain output saying why.
+
+    Attributes:
+        reranker: the reranker to call (``NoReranker`` when none is configured or loadable).
+        note: one line for the plan/explain output, e.g. ``"cross-encoder:/m failed to
+            load: OSError; fell back to fused order"``.
+        requested: the spec the caller asked for (None when none).
+        fell_back: True when a configured reranker failed and ``NoReranker`` replaced it.
+    """
+
+    reranker: Reranker
+    note: str
+    requested: str | None = None
+    fell_back: bool = False
+
+
+def load_reranker(
+    spec: str | None,
+    *,
+    on_error: Literal["raise", "fallback"] = "raise",
+    max_length: int = 256,
+    batch_size: int = 32,
+    device: str | None = None,
+) -> RerankOutcome:
+    """Build and load the reranker named by ``spec``.
+
+    Args:
+        spec: None, ``""`` or ``"none"`` for no reranking; otherwise a cross-encoder model
+            (local path or hub name), optionally prefixed ``"cross-encoder:"``.
+        on_error: ``"raise"`` raises :class:`RerankError` when the model cannot be loaded;
+            ``"fallback"`` returns :class:`NoReranker` and says so in ``note``.
+        max_length: see :class:`CrossEncoderReranker`.
+        batch_size: see :class:`CrossEncoderReranker`.
+        device: see :class:`CrossEncoderReranker`.
+
+    Returns:
+        The outcome: the reranker that will run and a note naming it.
+
+    Raises:
+        RerankError: the model could not be loaded and ``on_error="raise"``.
+
+    Example:
+        >>> load_reranker(None).note
+        'no reranker configured; ranked by fused score'
+    """
+    text = (spec or "").strip()
+    if text.lower() in _NONE_SPECS:
+        return RerankOutcome(NoReranker(), "no reranker configured; ranked by fused score", spec)
+    model = text[len(_PREFIX) :] if text.startswith(_PREFIX) else text
+    reranker = CrossEncoderReranker(model, max_length=max_length, batch_size=batch_size, device=device)
+    try:
+        reranker.load()
+    except RerankError as exc:
+        if on_error == "raise":
+            raise
+        cause = type(exc.__cause__).__name__ if exc.__cause__ is not None else "RerankError"
+        note = f"{reranker.name} failed to load: {cause}; fell back to fused order"
+        return RerankOutcome(NoReranker(), note, spec, fell_back=True)
+    return RerankOutcome(reranker, f"reranked by {reranker.name}", spec)
+
+
+def rerank(
+    query: str,
+    fused: Sequence[Fused],
+    texts: Mapping[str, str],
+    reranker: Reranker,
+    *,
+    top_n: int,
+) -> list[Fused]:
+    """Rerank the first ``top_n`` fused candidates; the rest follow in fused order.
+
+    The reranked head is ordered by reranker score (ties keep fused order), and each of its
+    items carries ``rerank_score``. A head item with no entry in ``texts`` cannot be scored:
+    it keeps ``rerank_score=None`` and goes after the scored ones, before the tail.
+    With :class:`NoReranker` (or ``top_n == 0``) the input order is returned unchanged.
+
+    Args:
+        query: the user's query.
+        fused: fused candidates, best first.
+        texts: ``{artifact id: text}`` for (at least) the head.
+        reranker: the reranker to run.
+        top_n: how many of the first candidates to rerank (>= 0).
+
+    Returns:
+        A new list with the same candidates.
+
+    Raises:
+        InputError: ``top_n`` is negative.
+        RerankError: the reranker failed or returned the wrong number of scores.
+    """
+    if top_n < 0:
+        raise InputError("top_n", "must be 0 or more")
+    if isinstance(reranker, NoReranker) or top_n == 0 or not fused:
+        return list(fused)
+    head, tail = list(fused[:top_n]), list(fused[top_n:])
+    scorable = [item for item in head if item.id in texts]
+    unscorable = [item for item in head if item.id not in texts]
+    scores = reranker.score(query, [texts[item.id] for item in scorable]) if scorable else []
+    if len(scores) != len(scorable) or not all(math.isfinite(s) for s in scores):
+        raise RerankError(f"{reranker.name} returned invalid scores (wrong count or NaN/inf)")
+    order = sorted(range(len(scorable)), key=lambda i: (-scores[i], i))
+    reranked = [replace(scorable[i], rerank_score=float(scores[i])) for i in order]
+    return reranked + unscorable + tail

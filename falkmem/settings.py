@@ -1,0 +1,100 @@
+"""Settings: the one place that reads ``FALKMEM_*`` environment variables, and only when asked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .errors import ConfigError
+
+
+def default_data_path() -> Path:
+    """Where the embedded store lives when no path is given.
+
+    ``$XDG_DATA_HOME/falkmem`` (``~/.local/share/falkmem`` when XDG_DATA_HOME is unset).
+    """
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "falkmem"
+
+
+class Settings(BaseSettings):
+    """Every falkmem setting. Precedence: explicit argument > environment (``FALKMEM_``) > default.
+
+    Build it with ``Settings()`` (reads the environment) or ``Settings(url=...)`` (values
+    given in code win over the environment). ``Settings.load(**overrides)`` does the same but
+    turns a bad value into a :class:`~falkmem.errors.ConfigError` naming the variable.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="FALKMEM_", extra="forbid", frozen=True)
+
+    url: str | None = None
+    """Server URL (``redis://``, ``rediss://``, ``unix://``). None = the embedded store."""
+    path: Path | None = None
+    """Directory of the embedded store. None = ``default_data_path()``."""
+    password: SecretStr | None = None
+    """Server password when it is not in the URL."""
+    username: str | None = None
+    """Server ACL user name when it is not in the URL."""
+    graph_prefix: str = Field(default="falkmem:", pattern=r"^[A-Za-z0-9_:.-]{1,32}$")
+    """Prefix of every tenant graph key; the tenant id follows it."""
+
+    query_timeout_ms: int = Field(default=10_000, gt=0, le=600_000)
+    """Per-query timeout sent with every query (the server stops the query past it)."""
+    server_timeout_max_ms: int = Field(default=60_000, gt=0)
+    """TIMEOUT_MAX given to the embedded server: the hard cap that also stops writes."""
+    connect_timeout_s: float = Field(default=10.0, gt=0)
+    """How long to wait for a TCP/unix connection to open."""
+    open_timeout_s: float = Field(default=900.0, gt=0)
+    """How long opening the embedded store may take (it rebuilds the HNSW index on load)."""
+    retry_attempts: int = Field(default=5, ge=1, le=20)
+    """Attempts for a call that failed on a connection error, a loading or a busy server."""
+    retry_max_wait_s: float = Field(default=2.0, gt=0)
+    """Cap of the exponential backoff between attempts."""
+    appendfsync: Literal["always", "everysec"] = "everysec"
+    """Embedded store durability: fsync the append-only file on every write or every second."""
+
+    embedder: str = "minilm"
+    """``minilm`` (offline all-MiniLM-L6-v2), ``openai:<model>``, or a sentence-transformers path."""
+    openai_base_url: str | None = None
+    """OpenAI-compatible endpoint for the OpenAI embedder / extractor."""
+    openai_api_key: SecretStr | None = None
+    """API key for the OpenAI-compatible endpoint."""
+
+    ef_runtime: int = Field(default=100, ge=10, le=1000)
+    """HNSW efRuntime of each tenant's vector index (fixed at index creation)."""
+    overfetch_min: int = Field(default=50, ge=1, le=1000)
+    """The vector route fetches max(overfetch_min, overfetch_factor * k) neighbours, then cuts."""
+    overfetch_factor: int = Field(default=4, ge=1, le=50)
+    """See ``overfetch_min``."""
+
+    max_text_chars: int = Field(default=32_000, gt=0)
+    """Largest memory text accepted."""
+    max_batch: int = Field(default=1_000, gt=0)
+    """Largest number of records in one ``add_many`` chunk."""
+    max_k: int = Field(default=200, gt=0)
+    """Largest ``k`` a search accepts."""
+    max_metadata_bytes: int = Field(default=16_384, gt=0)
+    """Largest metadata, measured as its JSON text."""
+    max_query_chars: int = Field(default=4_000, gt=0)
+    """Longest query text accepted."""
+    max_entities: int = Field(default=100, gt=0)
+    """Most entities (given or extracted) kept per memory."""
+    max_triples: int = Field(default=100, gt=0)
+    """Most triples (given or extracted) kept per memory."""
+
+    @classmethod
+    def load(cls, **overrides: object) -> Settings:
+        """Read the environment, apply ``overrides``, and raise ``ConfigError`` on a bad value."""
+        try:
+            return cls(**{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"FALKMEM_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
+                for e in exc.errors()
+            )
+            raise ConfigError(f"invalid falkmem settings: {problems}") from None

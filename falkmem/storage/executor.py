@@ -1,0 +1,169 @@
+"""Runs named queries on one graph: RO_QUERY for reads, a timeout on every call, owned retries,
+and the one place where driver errors become falkmem errors.
+
+Retry policy (tenacity, never the driver's): a call is retried with capped exponential
+backoff when the server could not be reached, is loading its data, or refused the query
+because its queue was full. A socket timeout is never retried: the server may still be
+running the query. Writes are safe to retry after a dropped connection because every
+falkmem write is idempotent (artifacts are created under a unique constraint on their id,
+everything else is MERGEd).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import redis
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+from ..errors import (
+    ConnectionFailed,
+    FalkmemError,
+    QueryFailed,
+    QueryTimeout,
+    StorageError,
+    TenantNotFound,
+)
+from .cypher import Query
+
+log = logging.getLogger("falkmem.storage")
+
+T = TypeVar("T")
+
+# Server wordings, matched in one place.
+_TIMEOUT = ("Query timed out",)
+_MISSING_GRAPH = ("Invalid graph operation on empty key", "empty key")
+_BUSY = ("Max pending queries exceeded",)
+_CONSTRAINT = ("unique constraint violation",)
+
+
+class ConstraintViolation(QueryFailed):
+    """A write hit a unique constraint (internal: the caller decides what it means)."""
+
+
+class _Busy(Exception):
+    """The server's query queue was full; retried."""
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, redis.TimeoutError):
+        return False
+    return isinstance(exc, (redis.ConnectionError, redis.BusyLoadingError, _Busy))
+
+
+class Executor:
+    """Executes :class:`Query` objects and raw graph commands with one retry policy."""
+
+    def __init__(
+        self,
+        db: Any,
+        *,
+        timeout_ms: int,
+        attempts: int,
+        max_wait_s: float,
+    ) -> None:
+        self.db = db
+        self.timeout_ms = timeout_ms
+        self._attempts = attempts
+        self._max_wait_s = max_wait_s
+
+    def _retrying(self) -> Retrying:
+        return Retrying(
+            retry=retry_if_exception(_retryable),
+            stop=stop_after_attempt(self._attempts),
+            wait=wait_exponential_jitter(initial=0.05, max=self._max_wait_s),
+            reraise=True,
+        )
+
+    def _call(self, what: str, where: str, fn: Callable[[], T]) -> T:
+        def guarded() -> T:
+            try:
+                return fn()
+            except redis.ResponseError as exc:
+                if any(s in str(exc) for s in _BUSY):
+                    raise _Busy() from exc
+                raise
+
+        try:
+            return self._retrying()(guarded)
+        except FalkmemError:
+            raise
+        except redis.TimeoutError as exc:
+            raise QueryTimeout(
+                f"{what} on {where}: no answer from the server before the socket timeout; it may"
+                " still be running. Check the server's TIMEOUT_MAX (falkmem doctor)"
+            ) from exc
+        except (redis.ConnectionError, redis.BusyLoadingError, _Busy) as exc:
+            raise ConnectionFailed(
+                f"{what} on {where}: the server could not be reached after {self._attempts}"
+                f" attempts ({type(exc).__name__}); check that FalkorDB is running and the URL"
+            ) from exc
+        except redis.ResponseError as exc:
+            msg = str(exc)
+            if any(s in msg for s in _TIMEOUT):
+                raise QueryTimeout(
+                    f"{what} on {where} timed out; narrow the query or raise"
+                    " FALKMEM_QUERY_TIMEOUT_MS"
+                ) from exc
+            if any(s in msg for s in _MISSING_GRAPH):
+                raise TenantNotFound(f"{where} does not exist") from exc
+            if any(s.lower() in msg.lower() for s in _CONSTRAINT):
+                raise ConstraintViolation(f"{what} on {where}: unique constraint violation") from exc
+            # The server's message names the problem, not parameter values.
+            raise QueryFailed(f"{what} on {where} failed: {msg.splitlines()[0][:300]}") from exc
+        except redis.RedisError as exc:
+            raise StorageError(f"{what} on {where} failed: {type(exc).__name__}") from exc
+
+    def run(
+        self,
+        graph: str,
+        query: Query,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_ms: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """Run ``query`` on ``graph`` and return its rows as dicts keyed by column name.
+
+        Reads go through GRAPH.RO_QUERY (which never creates a missing graph); every call
+        carries a server-side timeout.
+
+        Raises:
+            TenantNotFound: a read on a graph that does not exist.
+            QueryTimeout, QueryFailed, ConnectionFailed: see the module docstring.
+        """
+        params = dict(params or {})
+        if set(params) != set(query.params):
+            raise QueryFailed(
+                f"{query.name}: expected parameters {sorted(query.params)}, got {sorted(params)}"
+            )
+        g = self.db.select_graph(graph)
+        timeout = timeout_ms or self.timeout_ms
+        started = time.perf_counter()
+        if query.mode == "read":
+            result = self._call(
+                query.name, graph, lambda: g.ro_query(query.text, params or None, timeout=timeout)
+            )
+        else:
+            result = self._call(
+                query.name, graph, lambda: g.query(query.text, params or None, timeout=timeout)
+            )
+        header = [h[1] if isinstance(h, (list, tuple)) else h for h in (result.header or [])]
+        rows = [dict(zip(header, row, strict=False)) for row in result.result_set or []]
+        log.debug(
+            "query=%s graph=%s rows=%d ms=%.2f",
+            query.name,
+            graph,
+            len(rows),
+            (time.perf_counter() - started) * 1000,
+        )
+        return rows
+
+    def command(self, what: str, where: str, *args: Any) -> Any:
+        """Run a raw server command (GRAPH.LIST, EXISTS, GRAPH.DELETE...) with the retry policy."""
+        started = time.perf_counter()
+        out = self._call(what, where, lambda: self.db.connection.execute_command(*args))
+        log.debug("command=%s ms=%.2f", what, (time.perf_counter() - started) * 1000)
+        return out

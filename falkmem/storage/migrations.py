@@ -1,0 +1,51 @@
+"""Numbered schema migrations of a tenant graph, applied in order and recorded in its ``_Meta`` node.
+
+Most steps are files in ``cypher/schema/``; unique constraints are a server command
+(``GRAPH.CONSTRAINT CREATE``), not Cypher, so they are described here as data. A new
+migration is appended with the next version; applied ones are never edited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cypher import query
+from .executor import Executor
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: a Cypher file, or a unique constraint on (label, property)."""
+
+    version: int
+    name: str
+    constraint: tuple[str, str] | None = None
+
+    def apply(self, executor: Executor, graph: str, params: Mapping[str, Any]) -> None:
+        if self.constraint is not None:
+            label, prop = self.constraint
+            executor.command(
+                f"schema/{self.name}", graph,
+                "GRAPH.CONSTRAINT", "CREATE", graph, "UNIQUE", "NODE", label, "PROPERTIES", 1, prop,
+            )  # fmt: skip
+            return
+        q = query(f"schema/{self.name}")
+        executor.run(graph, q, {k: v for k, v in params.items() if k in q.params})
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "m001_artifact_id_index"),
+    Migration(2, "m002_entity_key_index"),
+    Migration(3, "m003_artifact_lookup_indexes"),
+    Migration(4, "m004_session_index"),
+    Migration(5, "m005_vector_index"),
+    Migration(6, "m006_artifact_fulltext"),
+    Migration(7, "m007_entity_fulltext"),
+    Migration(8, "c008_artifact_id_unique", constraint=("Artifact", "id")),
+    Migration(9, "c009_entity_key_unique", constraint=("Entity", "key")),
+)
+"""Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
+
+SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -1,0 +1,41 @@
+"""Turns projected Artifact rows into public ``Hit`` objects (the only code that knows their shape)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from ..models import Hit
+
+
+def _dt(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    return datetime.fromtimestamp(float(value), tz=UTC)
+
+
+def hit_from_row(a: dict[str, Any], score: float, channels: dict[str, int] | None = None) -> Hit:
+    """A ``Hit`` from an ``a {.id, .text, ...}`` projection."""
+    raw_meta = a.get("metadata")
+    try:
+        meta = json.loads(raw_meta) if raw_meta else {}
+    except ValueError:
+        meta = {}
+    return Hit(
+        id=str(a["id"]),
+        text=str(a.get("text") or ""),
+        kind=str(a.get("kind") or "episode"),
+        score=float(score),
+        session=a.get("session_id"),
+        speaker=a.get("speaker"),
+        agent=a.get("agent_id"),
+        user=a.get("user_id"),
+        created_at=_dt(a.get("created_at")),
+        valid_at=_dt(a.get("valid_at")),
+        invalid_at=_dt(a.get("invalid_at")),
+        status=str(a.get("status") or "active"),
+        key=a.get("key"),
+        metadata=meta if isinstance(meta, dict) else {},
+        channels=dict(channels or {}),
+    )

@@ -1,0 +1,206 @@
+"""The store: one connection (embedded or remote), the executor, and tenant graph lifecycle."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, QueryFailed, TenantExists, TenantNotFound
+from ..settings import Settings, default_data_path
+from ..tenancy.ids import graph_name, tenant_of, validate_tenant_id
+from .cypher import query
+from .embedded import CLIENT_NAME, EmbeddedServer
+from .executor import Executor
+from .migrations import MIGRATIONS, Migration
+
+log = logging.getLogger("falkmem.storage")
+
+
+class TenantMeta:
+    """What a tenant graph records about itself."""
+
+    __slots__ = ("dimension", "embedder", "schema_version")
+
+    def __init__(self, schema_version: int, dimension: int, embedder: str) -> None:
+        self.schema_version = schema_version
+        self.dimension = dimension
+        self.embedder = embedder
+
+
+class Store:
+    """Owns the connection and the per-tenant graph lifecycle (create, migrate, list, drop)."""
+
+    def __init__(self, settings: Settings) -> None:
+        import falkordb
+
+        self.settings = settings
+        self.server: EmbeddedServer | None = None
+        common: dict[str, Any] = {
+            # No socket timeout on the client's side would hang forever on a dead peer; a long one
+            # (past the server's own query timeout) only fires when the server is gone.
+            "socket_timeout": settings.query_timeout_ms / 1000 + 30,
+            "socket_connect_timeout": settings.connect_timeout_s,
+            "retry": None,  # falkmem owns retries (executor.py): redis-py's re-ran slow writes 11x
+            "client_name": CLIENT_NAME,
+        }
+        if settings.url:
+            if not settings.url.startswith(("redis://", "rediss://", "unix://")):
+                raise ConfigError("FALKMEM_URL: must start with redis://, rediss:// or unix://")
+            import redis
+
+            kwargs = dict(common)
+            if settings.password is not None:
+                kwargs["password"] = settings.password.get_secret_value()
+            if settings.username is not None:
+                kwargs["username"] = settings.username
+            pool = redis.ConnectionPool.from_url(settings.url, decode_responses=True, **kwargs)
+            self.db = falkordb.FalkorDB(connection_pool=pool)
+            self.location = _redact(settings.url)
+        else:
+            data_dir = Path(settings.path or default_data_path()).expanduser().resolve()
+            self.server = EmbeddedServer(
+                data_dir,
+                appendfsync=settings.appendfsync,
+                timeout_max_ms=settings.server_timeout_max_ms,
+                timeout_default_ms=settings.query_timeout_ms,
+                open_timeout_s=settings.open_timeout_s,
+            )
+            info = self.server.acquire()
+            self.db = falkordb.FalkorDB(unix_socket_path=info.socket, **common)
+            self.location = str(data_dir)
+        self.executor = Executor(
+            self.db,
+            timeout_ms=settings.query_timeout_ms,
+            attempts=settings.retry_attempts,
+            max_wait_s=settings.retry_max_wait_s,
+        )
+        self._ready: dict[str, TenantMeta] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # --- tenants -------------------------------------------------------------------------
+    def graph(self, tenant_id: str) -> str:
+        return graph_name(self.settings.graph_prefix, tenant_id)
+
+    def exists(self, tenant_id: str) -> bool:
+        g = self.graph(tenant_id)
+        return bool(self.executor.command("EXISTS", g, "EXISTS", g))
+
+    def list_tenants(self) -> list[str]:
+        names = self.executor.command("GRAPH.LIST", "server", "GRAPH.LIST") or []
+        out = []
+        for n in names:
+            name = n.decode() if isinstance(n, bytes) else str(n)
+            t = tenant_of(self.settings.graph_prefix, name)
+            if t is not None:
+                out.append(t)
+        return sorted(out)
+
+    def meta(self, tenant_id: str) -> TenantMeta:
+        """The tenant's recorded metadata, migrating it to the current schema if needed.
+
+        Raises:
+            TenantNotFound: the tenant has no graph.
+        """
+        cached = self._ready.get(tenant_id)
+        if cached is not None:
+            return cached
+        g = self.graph(tenant_id)
+        if not self.exists(tenant_id):
+            raise TenantNotFound(
+                f"tenant {tenant_id!r} does not exist; add a memory to create it, or create it"
+                " with Memory.create_tenant() / `falkmem tenants create`"
+            )
+        rows = self.executor.run(g, query("admin/read_meta"))
+        if not rows:
+            raise TenantNotFound(f"graph {g!r} exists but is not a falkmem tenant (no metadata)")
+        meta = TenantMeta(int(rows[0]["schema_version"]), int(rows[0]["dimension"]), str(rows[0]["embedder"]))
+        return self._migrate(tenant_id, meta)
+
+    def ensure(self, tenant_id: str, *, dimension: int, embedder: str) -> TenantMeta:
+        """Create the tenant if needed (first write) and return its migrated metadata."""
+        validate_tenant_id(tenant_id)
+        cached = self._ready.get(tenant_id)
+        if cached is not None:
+            return cached
+        with self._lock:
+            rows = self.executor.run(
+                self.graph(tenant_id),
+                query("admin/init_meta"),
+                {"dimension": dimension, "embedder": embedder, "now": time.time()},
+            )
+            r = rows[0]
+            meta = TenantMeta(int(r["schema_version"]), int(r["dimension"]), str(r["embedder"]))
+            return self._migrate(tenant_id, meta)
+
+    def create(self, tenant_id: str, *, dimension: int, embedder: str) -> TenantMeta:
+        """Create a tenant explicitly.
+
+        Raises:
+            TenantExists: it exists already.
+        """
+        validate_tenant_id(tenant_id)
+        if self.exists(tenant_id):
+            raise TenantExists(f"tenant {tenant_id!r} exists already")
+        return self.ensure(tenant_id, dimension=dimension, embedder=embedder)
+
+    def drop(self, tenant_id: str) -> bool:
+        """Delete a tenant's graph; False when it did not exist."""
+        g = self.graph(tenant_id)
+        self._ready.pop(tenant_id, None)
+        if not self.exists(tenant_id):
+            return False
+        self.executor.command("GRAPH.DELETE", g, "GRAPH.DELETE", g)
+        return True
+
+    def pending_migrations(self, tenant_id: str) -> list[Migration]:
+        g = self.graph(tenant_id)
+        if not self.exists(tenant_id):
+            raise TenantNotFound(f"tenant {tenant_id!r} does not exist")
+        rows = self.executor.run(g, query("admin/read_meta"))
+        version = int(rows[0]["schema_version"]) if rows else 0
+        return [m for m in MIGRATIONS if m.version > version]
+
+    def _migrate(self, tenant_id: str, meta: TenantMeta) -> TenantMeta:
+        g = self.graph(tenant_id)
+        for m in MIGRATIONS:
+            if m.version <= meta.schema_version:
+                continue
+            try:
+                m.apply(self.executor, g, {"dimension": meta.dimension, "ef_runtime": self.settings.ef_runtime})
+            except QueryFailed as exc:
+                # Two processes migrating at once: the loser finds the index already there.
+                if "already" not in str(exc).lower():
+                    raise
+            self.executor.run(g, query("admin/set_schema_version"), {"version": m.version, "now": time.time()})
+            meta.schema_version = m.version
+            log.debug("migrated graph=%s to version=%d (%s)", g, m.version, m.name)
+        self._ready[tenant_id] = meta
+        return meta
+
+    def forget_cached(self, tenant_id: str) -> None:
+        self._ready.pop(tenant_id, None)
+
+    # --- lifecycle ----------------------------------------------------------------------
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.db.connection.close()
+            pool = getattr(self.db.connection, "connection_pool", None)
+            if pool is not None:
+                pool.disconnect()
+        finally:
+            if self.server is not None:
+                self.server.release()
+
+
+def _redact(url: str) -> str:
+    if "@" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url

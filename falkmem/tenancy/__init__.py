@@ -1,0 +1,1 @@
+"""Tenants: validated ids and the mapping to one FalkorDB graph each."""
