@@ -1,23 +1,49 @@
-"""Test helpers: a fingerprint of a whole graph (every node and edge with every property)."""
+"""Test helpers: a dump and fingerprint of a whole graph (every node and edge, every property).
+
+The Cypher they run lives in ``tests/cypher/`` and goes through falkmem's own loader.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
+from falkmem.storage.cypher import Query, parse
 
-def graph_dump(mem: Any, graph: str) -> list[str]:
+_DIR = Path(__file__).parent / "cypher"
+
+
+def test_query(name: str) -> Query:
+    return parse(_DIR / f"{name}.cypher", "tests")
+
+
+def graph_rows(mem: Any, graph: str) -> list[Any]:
+    """Every node and edge of ``graph`` as raw rows ([] when the graph does not exist)."""
     db = mem._engine.store.db
     if not db.connection.exists(graph):
         return []
     g = db.select_graph(graph)
-    nodes = g.ro_query("MATCH (n) RETURN labels(n), properties(n)").result_set
-    edges = g.ro_query(
-        "MATCH (a)-[r]->(b) RETURN type(r), properties(r), properties(a), properties(b)"
-    ).result_set
-    return sorted(json.dumps(row, sort_keys=True, default=str) for row in nodes + edges)
+    nodes = g.ro_query(test_query("all_nodes").text).result_set
+    edges = g.ro_query(test_query("all_edges").text).result_set
+    return list(nodes) + list(edges)
+
+
+def graph_dump(mem: Any, graph: str) -> list[str]:
+    return sorted(json.dumps(row, sort_keys=True, default=str) for row in graph_rows(mem, graph))
 
 
 def fingerprint(mem: Any, graph: str) -> str:
     return hashlib.sha256("\n".join(graph_dump(mem, graph)).encode()).hexdigest()
+
+
+test_query.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+def indexed_ids(mem: Any, graph: str, k: int = 1000) -> set[str]:
+    """Every artifact id the vector index can return (k at least the number of artifacts)."""
+    g = mem._engine.store.db.select_graph(graph)
+    dim = mem._engine.embedder.dimension
+    rows = g.ro_query(test_query("indexed_ids").text, {"vector": [1.0] + [0.0] * (dim - 1), "k": k}).result_set
+    return {r[0] for r in rows}

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import redis
-from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
 from ..errors import (
     ConnectionFailed,
@@ -74,7 +74,7 @@ class Executor:
         return Retrying(
             retry=retry_if_exception(_retryable),
             stop=stop_after_attempt(self._attempts),
-            wait=wait_exponential_jitter(initial=0.05, max=self._max_wait_s),
+            wait=wait_random_exponential(multiplier=0.05, max=self._max_wait_s),
             reraise=True,
         )
 

@@ -16,7 +16,7 @@ from falkmem import (
 )
 from falkmem.storage.cypher import query
 
-from .helpers import fingerprint
+from tests.helpers import fingerprint
 
 
 def test_add_get_search_count_delete(tenant: Tenant) -> None:
@@ -178,29 +178,6 @@ def _swap_embedder(mem: Memory, embedder: object) -> object:
     eng = copy.copy(mem._engine)
     eng.embedder = embedder  # type: ignore[assignment]
     return eng
-
-
-def test_every_query_file_is_valid_cypher_on_the_server(mem: Memory, tenant: Tenant) -> None:
-    from falkmem.storage.cypher import load_all
-
-    tenant.add("seed", id="seed")
-    g = mem._engine.store.db.select_graph(tenant.graph)
-    for name, q in load_all().items():
-        params = {p: _sample(p) for p in q.params}
-        plan = g.explain(q.text, params or None)
-        assert plan is not None, name
-
-
-def _sample(param: str) -> object:
-    if param in ("vector",):
-        return [0.0] * 384
-    if param in ("ids", "rows", "keys", "terms"):
-        return []
-    if param in ("dimension", "ef_runtime", "k", "fetch_k", "version", "limit", "max_hops"):
-        return 10
-    if param in ("now", "as_of", "cutoff", "decay", "weight", "threshold"):
-        return 1.0
-    return "x"
 
 
 def test_query_loader_exposes_names() -> None:

@@ -1,0 +1,120 @@
+"""The embedded store: durability (AOF), restart, two processes on one data directory, cleanup."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from falkmem import Memory, StoreLocked
+from falkmem.storage.embedded import EmbeddedServer
+from falkmem.testing import HashEmbedder
+from tests.helpers import indexed_ids
+
+
+def _server_pid(path: Path) -> int | None:
+    try:
+        return int(json.loads((path / "server.json").read_text())["pid"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_data_survives_close_and_reopen(tmp_path: Path) -> None:
+    with Memory(tmp_path, embedder=HashEmbedder()) as mem:
+        mem.tenant("acme").add_many([{"id": f"m{i}", "text": f"memory number {i}"} for i in range(50)])
+        pid = _server_pid(tmp_path)
+    assert pid is not None and not _alive(pid), "the server stops with its last client"
+    with Memory(tmp_path, embedder=HashEmbedder()) as mem:
+        t = mem.tenant("acme")
+        assert t.count() == 50
+        assert indexed_ids(mem, t.graph) == {f"m{i}" for i in range(50)}  # every vector indexed
+        assert t.search("memory number 7", k=1).ids == ["m7"]
+
+
+def test_append_only_file_is_on(tmp_path: Path) -> None:
+    with Memory(tmp_path, embedder=HashEmbedder()) as mem:
+        conn = mem._engine.store.db.connection
+        assert conn.config_get("appendonly")["appendonly"] == "yes"
+        assert conn.config_get("appendfsync")["appendfsync"] == "everysec"
+    assert (tmp_path / "appendonlydir").is_dir()
+
+
+def test_acknowledged_writes_survive_kill_9(tmp_path: Path) -> None:
+    mem = Memory(tmp_path, embedder=HashEmbedder(), appendfsync="always")
+    t = mem.tenant("acme")
+    t.add_many([{"id": f"k{i}", "text": f"fact {i}"} for i in range(20)])
+    pid = _server_pid(tmp_path)
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)  # no shutdown save: only the append-only file can keep the data
+    while _alive(pid):
+        time.sleep(0.01)
+    mem._engine.store.server = None  # the server is gone; don't try to stop it
+    mem.close()
+    with Memory(tmp_path, embedder=HashEmbedder()) as mem2:
+        t2 = mem2.tenant("acme")
+        assert t2.count() == 20
+        assert indexed_ids(mem2, t2.graph) == {f"k{i}" for i in range(20)}
+        assert t2.get("k19").text == "fact 19"
+        assert t2.search("fact 3", k=1).ids == ["k3"]
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from falkmem import Memory
+    from falkmem.testing import HashEmbedder
+    path, name, go = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    while time.time() < go:
+        time.sleep(0.001)
+    with Memory(path, embedder=HashEmbedder()) as mem:
+        t = mem.tenant("shared")
+        t.add_many([{"id": f"{name}-{i}", "text": f"{name} wrote {i}"} for i in range(30)])
+        time.sleep(0.5)
+    print("ok")
+    """
+)
+
+
+def test_two_processes_opening_at_once_share_one_server(tmp_path: Path) -> None:
+    go = time.time() + 3.0
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(tmp_path), name, str(go)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        for name in ("a", "b", "c")
+    ]
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err[-2000:]
+    with Memory(tmp_path, embedder=HashEmbedder()) as mem:
+        assert mem.tenant("shared").count() == 90  # no process lost its writes
+
+
+def test_a_stuck_lock_is_reported_clearly(tmp_path: Path) -> None:
+    import fcntl
+
+    tmp_path.mkdir(exist_ok=True)
+    fd = os.open(tmp_path / "falkmem.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        server = EmbeddedServer(tmp_path, open_timeout_s=0.3)
+        with pytest.raises(StoreLocked, match="lock"):
+            server.acquire()
+    finally:
+        os.close(fd)
