@@ -6,7 +6,11 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+from .context.tokens import RegexTokenCounter, TokenCounter
 from .embedding.base import Embedder
+from .extraction.base import Extractor
+from .ranking.rerank import RerankOutcome, Reranker, load_reranker
+from .routing.router import Plan, Route, RouterConfig, plan_query
 from .extraction.known import KnownEntities
 from .storage.cypher import query
 from .storage.store import Store, TenantMeta
@@ -22,14 +26,37 @@ class Engine:
         settings: Settings,
         *,
         embedder: Embedder,
-        extractor: Any = None,
+        extractor: Extractor | None,
+        reranker: Reranker | str | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.extractor = extractor
+        self._reranker_spec = reranker if reranker is not None else settings.reranker
+        self._rerank_outcome: RerankOutcome | None = None
+        self.token_counter: TokenCounter = RegexTokenCounter()
         self.store = Store(settings)
         self._known: dict[str, KnownEntities] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+
+    def plan(self, tenant_id: str, text: str, config: RouterConfig, *, force: Route | None) -> Plan:
+        """Route one query against the tenant's known entities."""
+        known = self.known(tenant_id)
+        with self._lock:  # KnownEntities is not safe for add() during find()
+            return plan_query(text, known, config, force=force)
+
+    def reranker(self) -> RerankOutcome:
+        """The reranker every search uses, loaded once (and what happened when loading it)."""
+        with self._lock:
+            if self._rerank_outcome is None:
+                spec = self._reranker_spec
+                if isinstance(spec, str) or spec is None:
+                    self._rerank_outcome = load_reranker(
+                        spec, on_error="fallback" if self.settings.reranker_fallback else "raise"
+                    )
+                else:
+                    self._rerank_outcome = RerankOutcome(spec, f"reranked by {spec.name}", spec.name)
+            return self._rerank_outcome
 
     def ensure_tenant(self, tenant_id: str) -> TenantMeta:
         """Create (on first write) and migrate a tenant; check the embedder matches it."""
@@ -63,8 +90,9 @@ class Engine:
 
     def note_entities(self, tenant_id: str, pairs: Iterable[tuple[str, str]]) -> None:
         k = self.known(tenant_id)
-        for key, name in pairs:
-            k.add(key, name)
+        with self._lock:
+            for key, name in pairs:
+                k.add(key, name)
 
     def forget_tenant(self, tenant_id: str) -> None:
         with self._lock:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal
 
 from .embedding.base import Embedder
+from .errors import ConfigError
+from .extraction.base import Extractor
+from .extraction.rules import RuleExtractor
+from .ranking.rerank import Reranker
 from .embedding.factory import make_embedder
 from .engine import Engine
 from .settings import Settings
@@ -36,7 +40,8 @@ class Memory:
         url: str | None = None,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
-        extractor: Any = None,
+        extractor: Extractor | Literal["rules", "none"] = "rules",
+        reranker: Reranker | str | None = None,
         **overrides: Any,
     ) -> None:
         base = settings or Settings.load(**overrides)
@@ -48,7 +53,15 @@ class Memory:
         if updates:
             base = Settings.load(**{**base.model_dump(exclude_none=True), **updates})
         self.settings = base
-        self._engine = Engine(base, embedder=embedder or make_embedder(base), extractor=extractor)
+        if extractor == "rules":
+            extractor = RuleExtractor()
+        elif extractor == "none":
+            extractor = None
+        elif isinstance(extractor, str):
+            raise ConfigError("extractor: use 'rules', 'none' or an Extractor object (e.g. LLMExtractor)")
+        self._engine = Engine(
+            base, embedder=embedder or make_embedder(base), extractor=extractor, reranker=reranker
+        )
 
     # --- tenants -----------------------------------------------------------------------
     def tenant(self, tenant_id: str) -> Tenant:

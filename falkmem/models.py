@@ -115,3 +115,40 @@ class AddResult(BaseModel):
     added: tuple[str, ...]
     skipped: tuple[str, ...]
     """Ids that already existed (adding is idempotent per id)."""
+
+
+class ContextResult(BaseModel):
+    """Compressed context for a prompt, and where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+    text: str
+    """The context to put in the prompt; never more than ``budget_tokens`` tokens."""
+    tokens: int
+    budget_tokens: int
+    token_counter: str
+    used: tuple[str, ...]
+    """Artifact ids rendered, in order (provenance)."""
+    dropped: tuple[str, ...]
+    hits: tuple[Hit, ...]
+    route: str
+    reranker: str
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    plan: Any = None
+
+
+class Explain(BaseModel):
+    """Every stage of one search: the plan, each channel's candidates, the fused and the
+    reranked lists (as ``(id, score)``), which reranker ran and why, and each stage's time."""
+
+    model_config = ConfigDict(frozen=True)
+    query_route: str
+    plan: Any
+    channels: dict[str, list[tuple[str, float]]]
+    fused: list[tuple[str, float]]
+    reranked: list[tuple[str, float]]
+    reranker: str
+    reranker_note: str
+    paths: dict[str, list[list[tuple[str, str, str]]]]
+    """For graph hits: up to three RELATED_TO paths (subject, relation, object) that reached them."""
+    hits: tuple[Hit, ...]
+    timings_ms: dict[str, float]

@@ -87,6 +87,45 @@ class Settings(BaseSettings):
     max_triples: int = Field(default=100, gt=0)
     """Most triples (given or extracted) kept per memory."""
 
+    read_from_replicas: bool = False
+    """Send read-only queries to replicas (Redis Cluster): more read throughput, slightly stale reads."""
+
+    # --- retrieval ------------------------------------------------------------------------
+    router_entity_threshold: int = Field(default=2, ge=1, le=10)
+    """Route hybrid when a query names at least this many known entities (see RouterConfig)."""
+    router_require_cue: bool = False
+    """Require a relational cue as well before routing hybrid."""
+    max_hops: int = Field(default=2, ge=1, le=3)
+    """How far the hybrid route walks RELATED_TO."""
+    graph_per_entity: int = Field(default=20, ge=1, le=1000)
+    """Hub guard: neighbours taken per entity per hop (LIMIT inside CALL {})."""
+    graph_per_node_artifacts: int = Field(default=20, ge=1, le=1000)
+    """Artifacts taken per reached entity."""
+    graph_decay: float = Field(default=0.5, gt=0, le=1)
+    """Activation kept per hop."""
+    graph_seed_k: int = Field(default=5, ge=0, le=100)
+    """How many top vector hits seed the walk with their entities."""
+    graph_vector_seed_weight: float = Field(default=0.5, ge=0, le=1)
+    """Seed activation of a vector hit's entities, times its similarity (named entities get 1)."""
+    graph_weight: float = Field(default=3.0, ge=0, le=10)
+    """Weight of the graph channel in reciprocal rank fusion (vector and keyword weigh 1)."""
+    keyword_channel: bool = True
+    """Also run the full-text (BM25-rescored) channel and fuse it."""
+    keyword_candidates: int = Field(default=100, ge=1, le=2000)
+    """Full-text candidates fetched (by the engine's coarse score) before BM25 rescoring."""
+    rrf_k: int = Field(default=60, ge=0)
+    """Reciprocal rank fusion constant."""
+    reranker: str = "none"
+    """``none``, or a cross-encoder: a local path or a model name (``cross-encoder:<path>``)."""
+    reranker_fallback: bool = True
+    """When the reranker cannot be loaded: True ranks by fused score (and says so), False raises."""
+    rerank_top_n: int = Field(default=20, ge=0, le=500)
+    """How many fused candidates the cross-encoder reranks."""
+    context_budget_tokens: int = Field(default=800, gt=0)
+    """Default token budget of ``context()``."""
+    context_candidates: int = Field(default=20, ge=1, le=200)
+    """How many ranked memories ``context()`` considers before packing."""
+
     @classmethod
     def load(cls, **overrides: object) -> Settings:
         """Read the environment, apply ``overrides``, and raise ``ConfigError`` on a bad value."""

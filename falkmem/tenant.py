@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 from .errors import InputError, LimitExceeded, NotFound
 from .ingest.validate import Prepared, prepare
 from .ingest.writer import write_batch
-from .models import AddResult, Hit, Record, SearchResult
-from .retrieval.vector import fetch_size, vector_search
+from .context.pack import ContextItem, pack
+from .models import AddResult, ContextResult, Explain, Hit, Record, SearchResult
+from .retrieval.pipeline import Retrieval, RouteArg, retrieve
+from .routing.router import RouterConfig
 from .storage.cypher import query
 from .storage.rows import hit_from_row
-from .embedding.base import embed_checked
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -145,31 +146,117 @@ class Tenant:
         rows = eng.store.executor.run(self.graph, query("retrieve/count_artifacts"))
         return int(rows[0]["n"]) if rows else 0
 
-    def search(self, query_text: str, *, k: int = 10) -> SearchResult:
+    def search(
+        self,
+        query_text: str,
+        *,
+        k: int = 10,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+        channels: Collection[str] | None = None,
+        router: RouterConfig | None = None,
+    ) -> SearchResult:
         """The ``k`` memories most relevant to ``query_text``, best first.
 
+        The router picks the route: ``vector`` for a simple lookup, ``hybrid`` (vector +
+        RELATED_TO walk, one round trip) when the query names several known entities or one
+        with a relational cue. The keyword channel (BM25 over the full-text index) runs on
+        both routes; channels are fused by reciprocal rank and reranked when a cross-encoder
+        is configured.
+
+        Args:
+            query_text: the question.
+            k: how many hits (1 to ``max_k``).
+            route: ``auto`` (the router decides), or force ``vector`` / ``hybrid``.
+            max_hops: how far the hybrid route walks (1–3; default from settings).
+            channels: limit the channels (``vector``, ``keyword``, ``graph``); for benchmarks.
+            router: router thresholds for this call (default from settings).
+
         Raises:
-            InputError: empty query, query over the length limit, or k out of range.
+            InputError: empty query, query over the length limit, k out of range, bad route.
             TenantNotFound: the tenant does not exist (reading never creates it).
         """
-        eng = self._engine
-        s = eng.settings
-        _check_query(query_text, k, max_chars=s.max_query_chars, max_k=s.max_k)
-        timings: dict[str, float] = {}
-        t0 = time.perf_counter()
-        meta = eng.store.meta(self.id)
-        [vector] = embed_checked(eng.embedder, [query_text], dimension=meta.dimension)
-        t1 = time.perf_counter()
-        timings["embed"] = (t1 - t0) * 1000
-        found = vector_search(
-            eng.store.executor, self.graph, vector,
-            k=k, fetch_k=fetch_size(k, minimum=s.overfetch_min, factor=s.overfetch_factor),
+        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router)
+        return SearchResult(
+            hits=tuple(r.hits), route=r.plan.route, reranker=r.reranker, timings_ms=r.timings_ms, plan=r.plan
+        )
+
+    def explain(
+        self,
+        query_text: str,
+        *,
+        k: int = 10,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+    ) -> Explain:
+        """Run a search and return every stage: plan, channels, fusion, rerank, timings, paths."""
+        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops)
+        return Explain(
+            query_route=r.plan.route, plan=r.plan, channels=r.channels,
+            fused=[(f.id, f.score) for f in r.fused],
+            reranked=[(f.id, f.rerank_score if f.rerank_score is not None else f.score) for f in r.reranked],
+            reranker=r.reranker, reranker_note=r.reranker_note,
+            paths={i: [list(p) for p in ps] for i, ps in r.paths.items()},
+            hits=tuple(r.hits), timings_ms=r.timings_ms,
         )  # fmt: skip
-        t2 = time.perf_counter()
-        timings["vector"] = (t2 - t1) * 1000
-        hits = tuple(hit_from_row(a, sim, {"vector": i + 1}) for i, (a, sim) in enumerate(found))
-        timings["total"] = (time.perf_counter() - t0) * 1000
-        return SearchResult(hits=hits, route="vector", reranker="none", timings_ms=timings)
+
+    def context(
+        self,
+        query_text: str,
+        *,
+        budget_tokens: int | None = None,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+        k: int | None = None,
+    ) -> ContextResult:
+        """Compressed context for a prompt: the best memories packed into ``budget_tokens``.
+
+        Duplicates are dropped, long memories keep only the sentences that share the query's
+        terms, episodes are ordered by time when the question refers back, graph evidence is
+        rendered as compact triples, and every line carries its provenance (id · session ·
+        time). The text never exceeds the budget under the configured token counter.
+        """
+        eng = self._engine
+        budget = budget_tokens if budget_tokens is not None else eng.settings.context_budget_tokens
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
+            raise InputError("budget_tokens", "must be a positive integer")
+        n = k if k is not None else eng.settings.context_candidates
+        r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops)
+        t = time.perf_counter()
+        items = [
+            ContextItem(
+                id=h.id, text=h.text, score=h.score, session=h.session, at=h.valid_at, kind=h.kind,
+                triples=tuple(dict.fromkeys(tr for p in r.paths.get(h.id, ()) for tr in p)),
+                superseded=h.status == "superseded",
+            )
+            for h in r.hits
+        ]  # fmt: skip
+        counter = eng.token_counter
+        packed = pack(query_text, items, budget_tokens=budget, counter=counter)
+        timings = dict(r.timings_ms)
+        timings["pack"] = round((time.perf_counter() - t) * 1000, 3)
+        return ContextResult(
+            text=packed.text, tokens=packed.tokens, budget_tokens=budget, token_counter=counter.name,
+            used=packed.used, dropped=packed.dropped, hits=tuple(r.hits), route=r.plan.route,
+            reranker=r.reranker, timings_ms=timings, plan=r.plan,
+        )  # fmt: skip
+
+    def _retrieve(
+        self,
+        query_text: str,
+        *,
+        k: int,
+        route: RouteArg,
+        max_hops: int | None,
+        channels: Collection[str] | None = None,
+        router: RouterConfig | None = None,
+    ) -> Retrieval:
+        s = self._engine.settings
+        _check_query(query_text, k, max_chars=s.max_query_chars, max_k=s.max_k)
+        return retrieve(
+            self._engine, self.id, query_text, k=k, route=route, max_hops=max_hops,
+            channels=channels, router=router,
+        )  # fmt: skip
 
 
 def _check_query(text: object, k: object, *, max_chars: int, max_k: int) -> None:

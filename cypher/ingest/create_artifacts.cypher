@@ -35,4 +35,7 @@ FOREACH (t IN r.triples |
   MERGE (s)-[rel:RELATED_TO {relation: t.relation}]->(o)
   ON CREATE SET rel.weight = 0.0, rel.artifact_ids = [], rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
   SET rel.weight = rel.weight + t.weight, rel.artifact_ids = rel.artifact_ids + [r.id])
-RETURN count(a) AS created
+WITH count(a) AS created, sum(a.n_tokens) AS tokens
+MATCH (m:_Meta {id: 'meta'})
+SET m.n_docs = coalesce(m.n_docs, 0) + created, m.n_tokens = coalesce(m.n_tokens, 0) + tokens
+RETURN created

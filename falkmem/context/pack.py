@@ -179,7 +179,10 @@ def pack(
     ``subject -relation-> object`` per line, as many as fit.
 
     Every fit check counts the whole candidate text with ``counter``, so the budget holds
-    for any tokenizer, not only additive ones.
+    for any tokenizer, not only additive ones. A counter with ``additive = True`` (such as
+    :class:`~falkmem.context.RegexTokenCounter`) promises that ``count(a + "\\n" + b) ==
+    count(a) + count(b)``; its line counts are then cached and summed (linear time), and the
+    final text is still counted whole.
 
     Args:
         query: the user's query (drives sentence selection and time ordering).
@@ -222,52 +225,19 @@ def pack(
         seen_texts.add(key)
         unique.append(item)
 
-    def arrange(chosen: list[tuple[ContextItem, str]]) -> list[tuple[ContextItem, str]]:
-        return sorted(chosen, key=lambda c: _time_key(c[0])) if by_time else chosen
-
-    def fits(text: str) -> bool:
-        return counter.count(text) <= budget_tokens
-
-    kept: list[tuple[ContextItem, str]] = []
-    partial: list[str] = []
-    stopped_at = len(unique)
-    for index, item in enumerate(unique):
-        full = _render(item, _one_line(item.text))
-        if fits("\n".join(line for _, line in arrange([*kept, (item, full)]))):
-            kept.append((item, full))
-            continue
-        body = _matching_sentences(item.text, terms)
-        if body and body != _one_line(item.text):
-            short = _render(item, body)
-            if fits("\n".join(line for _, line in arrange([*kept, (item, short)]))):
-                kept.append((item, short))
-                partial.append(item.id)
-                continue
-        stopped_at = index
-        break
-    dropped.extend(item.id for item in unique[stopped_at:])
-
-    ordered = arrange(kept)
-    body_text = "\n".join(line for _, line in ordered)
-    triple_lines: list[str] = []
-    seen_triples: set[tuple[str, str, str]] = set()
-    for item, _ in ordered:
-        for triple in item.triples:
-            tkey = (_dedupe_key(triple[0]), _dedupe_key(triple[1]), _dedupe_key(triple[2]))
-            if tkey in seen_triples or not all(tkey):
-                continue
-            seen_triples.add(tkey)
-            line = _format_triple(triple)
-            candidate = "\n".join([body_text, _CONNECTIONS, *triple_lines, line]).lstrip("\n")
-            if fits(candidate):
-                triple_lines.append(line)
-
-    text = body_text
-    if triple_lines:
-        text = "\n".join([body_text, _CONNECTIONS, *triple_lines]).lstrip("\n")
+    additive = bool(getattr(counter, "additive", False))
+    ordered, partial, stopped_at, triple_lines = _select(
+        unique, terms, by_time, budget_tokens, _Meter(counter, additive=additive)
+    )
+    text = _join(ordered, triple_lines)
     tokens = counter.count(text)
-    if tokens > budget_tokens:  # pragma: no cover - every piece above was checked
-        raise AssertionError("packed context exceeds its budget")
+    if tokens > budget_tokens:  # only when a counter wrongly claims to be additive
+        ordered, partial, stopped_at, triple_lines = _select(
+            unique, terms, by_time, budget_tokens, _Meter(counter, additive=False)
+        )
+        text = _join(ordered, triple_lines)
+        tokens = counter.count(text)
+    dropped.extend(item.id for item in unique[stopped_at:])
     used = tuple(item.id for item, _ in ordered)
     used_set = set(used)
     return PackedContext(
@@ -279,3 +249,87 @@ def pack(
         partial=tuple(partial),
         chronological=by_time,
     )
+
+
+class _Meter:
+    """Counts newline-joined lines: exactly, or by summing cached line counts (additive)."""
+
+    def __init__(self, counter: TokenCounter, *, additive: bool) -> None:
+        self.counter = counter
+        self.additive = additive
+        self._cache: dict[str, int] = {}
+
+    def count(self, lines: Sequence[str]) -> int:
+        if not self.additive:
+            return self.counter.count("\n".join(lines))
+        total = 0
+        for line in lines:
+            n = self._cache.get(line)
+            if n is None:
+                n = self._cache[line] = self.counter.count(line)
+            total += n
+        return total
+
+
+Kept = list[tuple[ContextItem, str]]
+
+
+def _join(ordered: Kept, triple_lines: Sequence[str]) -> str:
+    lines = [line for _, line in ordered]
+    if triple_lines:
+        lines += [_CONNECTIONS, *triple_lines]
+    return "\n".join(lines)
+
+
+def _select(
+    unique: Sequence[ContextItem],
+    terms: Sequence[str],
+    by_time: bool,
+    budget: int,
+    meter: _Meter,
+) -> tuple[Kept, list[str], int, list[str]]:
+    """Choose the item lines and triple lines that fit; see :func:`pack` for the rules.
+
+    Returns:
+        (kept items with their lines in final order, ids kept partially, index in ``unique``
+        where packing stopped, triple lines).
+    """
+
+    def arrange(chosen: Kept) -> Kept:
+        return sorted(chosen, key=lambda c: _time_key(c[0])) if by_time else chosen
+
+    def fits(chosen: Kept) -> bool:
+        return meter.count([line for _, line in arrange(chosen)]) <= budget
+
+    kept: Kept = []
+    partial: list[str] = []
+    stopped_at = len(unique)
+    for index, item in enumerate(unique):
+        full = _render(item, _one_line(item.text))
+        if fits([*kept, (item, full)]):
+            kept.append((item, full))
+            continue
+        body = _matching_sentences(item.text, terms)
+        if body and body != _one_line(item.text):
+            short = _render(item, body)
+            if fits([*kept, (item, short)]):
+                kept.append((item, short))
+                partial.append(item.id)
+                continue
+        stopped_at = index
+        break
+
+    ordered = arrange(kept)
+    body_lines = [line for _, line in ordered]
+    triple_lines: list[str] = []
+    seen: set[tuple[str, str, str]] = set()
+    for item, _ in ordered:
+        for triple in item.triples:
+            key = (_dedupe_key(triple[0]), _dedupe_key(triple[1]), _dedupe_key(triple[2]))
+            if key in seen or not all(key):
+                continue
+            seen.add(key)
+            line = _format_triple(triple)
+            if meter.count([*body_lines, _CONNECTIONS, *triple_lines, line]) <= budget:
+                triple_lines.append(line)
+    return ordered, partial, stopped_at, triple_lines

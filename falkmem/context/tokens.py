@@ -15,6 +15,10 @@ __all__ = ["HFTokenCounter", "RegexTokenCounter", "TokenCounter"]
 class TokenCounter(Protocol):
     """Counts the tokens of a text the way the consuming LLM would (or more).
 
+    A counter may also set ``additive = True`` when ``count(a + "\\n" + b) == count(a) +
+    count(b)`` for all texts; the packer then sums cached line counts instead of recounting
+    the whole context at each step. Without the attribute a counter is taken as not additive.
+
     Attributes:
         name: what counted, for explain output (``"regex"``, ``"hf:<path>"``).
     """
@@ -54,6 +58,8 @@ class RegexTokenCounter:
     """
 
     name: str = "regex"
+    additive: bool = True
+    """Pieces never span whitespace, so counts add up over newline-joined texts."""
 
     def count(self, text: str) -> int:
         """Estimate the number of tokens in ``text``.
@@ -95,6 +101,7 @@ class HFTokenCounter:
     def __init__(self, tokenizer_path: str) -> None:
         self.tokenizer_path = tokenizer_path
         self.name = f"hf:{tokenizer_path}"
+        self.additive = False  # BPE merges and normalisers may act across a newline
         self._tokenizer: Any = None  # a transformers tokenizer; typed loosely (no stubs)
         self._lock = threading.Lock()
 

@@ -7,14 +7,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .keys import canonical_key, key_tokens
+from .lexicon import words
 
 __all__ = ["KnownEntities", "KnownMatch", "TextToken", "tokenize"]
 
 # Keys that are too common to count as a mention on their own (an entity called "I" or "it").
-_STOP_KEYS = frozenset(
+_STOP_KEYS = words(
     "a an the i me my we us our you your he him his she her it its they them their this that "
     "these those is are was were be been am do does did to of in on at by for with and or but "
-    "not no so if as up".split()
+    "not no so if as up"
 )
 _RAW_TOKEN = re.compile(r"\S+")
 _EDGE_PUNCT = "\"'`()[]{}<>.,;:!?\u201c\u201d\u2018\u2019*_"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from .types import EntityType
 
 
-def _words(text: str) -> frozenset[str]:
+def words(text: str) -> frozenset[str]:
+    """Return the set of the white-space separated words of ``text``."""
     return frozenset(text.split())
 
 
@@ -29,17 +30,17 @@ MONTHS: dict[str, int] = {
     )
     for name in names.split()
 }
-MONTH_NAMES = (
-    "January February March April May June July August September October November December"
-).split()
-WEEKDAYS = _words(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
-    "fri sat sun"
+MONTH_NAMES = [
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+]  # fmt: skip
+WEEKDAYS = words(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun"
 )
 
 # Capitalised words that are never names on their own (they split a capitalised run).
 NOT_NAMES = (
-    _words(
+    words(
         "i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc "
         "hi hello hey dear thanks thank yes no yeah nope sure please dr mr mrs ms prof"
     )
@@ -48,7 +49,7 @@ NOT_NAMES = (
 )
 
 # Function words dropped from the front of a capitalised run wherever it is.
-LEADING_STOP = _words(
+LEADING_STOP = words(
     "the a an this that these those my our your his her their its we you they he she it "
     "what which who whom whose when where why how if but and or so because since while "
     "although though as at in on for from with without by to of about into over under no "
@@ -57,7 +58,7 @@ LEADING_STOP = _words(
 )
 # Words that are capitalised only because they start a sentence: dropped from the front of
 # a run that starts the sentence (imperatives, adverbs, auxiliaries...).
-SENTENCE_STARTERS = LEADING_STOP | _words(
+SENTENCE_STARTERS = LEADING_STOP | words(
     "is are was were do does did can could will would should shall may might must have has "
     "had after before once until sure great good nice sorry just maybe actually also then "
     "now today tomorrow yesterday tonight last next some any all every each both most many "
@@ -106,7 +107,7 @@ HEAD_NOUNS: dict[str, EntityType] = {
     "workshop": "event",
 }
 # Place head nouns whose name also implies the bare place: Bangalore office → Bangalore.
-PLACE_HEADS = _words("office branch campus headquarters hq airport station")
+PLACE_HEADS = words("office branch campus headquarters hq airport station")
 
 # The first word of a name that types it ("Project Helios").
 PREFIX_TYPES: dict[str, EntityType] = {
@@ -128,31 +129,31 @@ PREFIX_TYPES: dict[str, EntityType] = {
 SUFFIX_TYPES: dict[str, EntityType] = {
     **{
         w: "organization"
-        for w in (
+        for w in words(
             "inc corp corporation ltd llc gmbh co company labs technologies systems bank "
             "university institute foundation agency airlines airways partners ventures "
             "capital holdings group"
-        ).split()
+        )
     },
-    **{w: "team" for w in "team squad".split()},
+    **{w: "team" for w in words("team squad")},
     **{
         w: "place"
-        for w in (
+        for w in words(
             "office hq headquarters city street avenue road airport station park building "
             "campus county state island bay valley"
-        ).split()
+        )
     },
-    **{w: "project" for w in "project program programme initiative".split()},
-    **{w: "product" for w in "app platform api sdk service".split()},
-    **{w: "event" for w in "conference summit meetup hackathon offsite kickoff".split()},
+    **{w: "project" for w in words("project program programme initiative")},
+    **{w: "product" for w in words("app platform api sdk service")},
+    **{w: "event" for w in words("conference summit meetup hackathon offsite kickoff")},
 }
 # A name right after one of these words is a place ("flight to Tokyo").
-PLACE_PREPOSITIONS = _words(
+PLACE_PREPOSITIONS = words(
     "in to from near via visiting visit across around toward towards into arriving landing "
     "landed flew fly flying"
 )
 # Name connectors inside a capitalised run ("Bank of America", "Ludwig van Beethoven").
-CONNECTORS = _words("of de da del della di van von der den la le du &")
+CONNECTORS = words("of de da del della di van von der den la le du &")
 
 # Functional areas that may end a role title ("VP of Engineering").
 ROLE_FUNCTIONS = (
@@ -169,9 +170,7 @@ ROLE_HEADS = (
     "recruiter|administrator|admin|coordinator|specialist|strategist|counsel|principal|"
     "secretary|treasurer|editor|researcher|professor|accountant|controller|advisor|adviser"
 )
-ROLE_ACRONYMS = (
-    "VP|SVP|EVP|AVP|CEO|CTO|CFO|COO|CIO|CISO|CPO|CMO|CRO|CDO|GM|PM|EM|TPM|SRE|QA"
-)
+ROLE_ACRONYMS = "VP|SVP|EVP|AVP|CEO|CTO|CFO|COO|CIO|CISO|CPO|CMO|CRO|CDO|GM|PM|EM|TPM|SRE|QA"
 ROLE_MODIFIERS = (
     "senior|sr\\.?|junior|jr\\.?|staff|principal|lead|chief|vice|deputy|assistant|associate|"
     "interim|acting|executive|general|managing|product|engineering|software|tech|technical|"
@@ -180,12 +179,12 @@ ROLE_MODIFIERS = (
     "founding|first"
 )
 # Words allowed between an entity and a role for holds_role ("Marcus is the new VP").
-ROLE_COPULA = _words(
+ROLE_COPULA = words(
     "is are was were am as became become becomes now the a an our their his her new named "
     "appointed promoted to serves served serving works worked working acts acted currently "
     "also still interim acting"
 )
-ABBREVIATIONS = _words(
+ABBREVIATIONS = words(
     "mr mrs ms dr prof st inc ltd co corp jr sr vs etc e.g i.e approx dept est no fig mt ft "
     "jan feb mar apr jun jul aug sep sept oct nov dec a.m p.m u.s u.k"
 )

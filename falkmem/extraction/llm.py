@@ -8,13 +8,20 @@ import threading
 from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
-from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import (
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential,
+    wait_random,
+)
 
 from falkmem.errors import ConfigError, ExtractionError, InputError
 
 from .base import ASSISTANT_SPEAKERS
 from .keys import canonical_key, lookup_relation
 from .known import KnownEntities
+from .lexicon import words
 from .types import (
     ENTITY_TYPES,
     RELATIONS,
@@ -28,7 +35,7 @@ from .types import (
 if TYPE_CHECKING:
     from openai import OpenAI
 
-__all__ = ["LLMExtractor", "SYSTEM_PROMPT", "user_text"]
+__all__ = ["SYSTEM_PROMPT", "LLMExtractor", "user_text"]
 
 SYSTEM_PROMPT = f"""You extract a knowledge graph from one memory of a user.
 Return only a JSON object: {{"entities": [{{"name": str, "type": str}}],
@@ -56,10 +63,10 @@ _TYPE_SYNONYMS: dict[str, EntityType] = {
     "software": "product", "tool": "product", "idea": "concept", "topic": "concept",
 }  # fmt: skip
 _ASSISTANT_LABELS = ASSISTANT_SPEAKERS | {"chatgpt", "gpt", "claude", "model", "ai assistant"}
-_NON_SPEAKER_LABELS = frozenset(
+_NON_SPEAKER_LABELS = words(
     "note notes summary step example tip warning answer result options option suggestion "
     "recommendation source update ps todo important reminder edit context re fyi http https "
-    "subject date time cc to from".split()
+    "subject date time cc to from"
 )
 _LABEL = re.compile(r"^\s*[\[*]*(?P<who>[A-Za-z][\w .'-]{0,30}?)[\]*]*\s*:(?!//)")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$")
@@ -203,9 +210,7 @@ class LLMExtractor:
                 try:
                     import openai
                 except ImportError as exc:
-                    raise ConfigError(
-                        "LLMExtractor needs the openai package: pip install openai"
-                    ) from exc
+                    raise ConfigError("LLMExtractor needs the openai package: pip install openai") from exc
                 try:
                     self._client = openai.OpenAI(
                         api_key=self._api_key,
@@ -247,17 +252,14 @@ class LLMExtractor:
 
         retrying = Retrying(
             stop=stop_after_attempt(self.max_retries + 1),
-            wait=wait_exponential_jitter(
-                initial=self.backoff_initial_s,
-                max=self.backoff_max_s,
-                jitter=self.backoff_initial_s,
-            ),
+            wait=wait_exponential(multiplier=self.backoff_initial_s, max=self.backoff_max_s)
+            + wait_random(0, self.backoff_initial_s),
             retry=retry_if_exception(retryable),
             reraise=True,
         )
         try:
             return retrying(attempt)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes an ExtractionError
+        except Exception as exc:  # every failure becomes an ExtractionError
             attempts = retrying.statistics.get("attempt_number", 1)
             raise ExtractionError(
                 f"LLM extraction with model {self.model!r} failed after {attempts} attempt(s): "
@@ -270,12 +272,16 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, _InvalidOutput):
         return "the endpoint did not return a JSON object with entities/triples"
     status = getattr(exc, "status_code", None)
-    hint = {
-        401: " (check the API key)",
-        403: " (check the API key's permissions)",
-        404: " (check the model name and base_url)",
-        429: " (rate limited)",
-    }.get(status, "") if isinstance(status, int) else ""
+    hint = (
+        {
+            401: " (check the API key)",
+            403: " (check the API key's permissions)",
+            404: " (check the model name and base_url)",
+            429: " (rate limited)",
+        }.get(status, "")
+        if isinstance(status, int)
+        else ""
+    )
     where = f" HTTP {status}" if status is not None else ""
     return f"{type(exc).__name__}{where}{hint}"
 

@@ -14,6 +14,7 @@ from .lexicon import (
     ROLE_FUNCTIONS,
     ROLE_HEADS,
     ROLE_MODIFIERS,
+    words,
 )
 from .types import EntityType
 
@@ -48,14 +49,14 @@ def _span(m: re.Match[str], group: int | str, key_source: str, etype: EntityType
     )
 
 
-_MONTH = r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?" \
+_MONTH = (
+    r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
 _ORD = r"(?:st|nd|rd|th)?"
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b")
-_MONTH_DAY = re.compile(
-    rf"\b(?P<mon>{_MONTH})\.?\s+(?P<day>\d{{1,2}}){_ORD}\b(?:,?\s+(?P<year>\d{{4}})\b)?"
-)
+_MONTH_DAY = re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+(?P<day>\d{{1,2}}){_ORD}\b(?:,?\s+(?P<year>\d{{4}})\b)?")
 _DAY_MONTH = re.compile(
     rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon>{_MONTH})\b\.?(?:,?\s+(?P<year>\d{{4}})\b)?"
 )
@@ -205,7 +206,7 @@ _ROLE_CUE = re.compile(
     r"(?:(?:the|a|an|our|their|his|her|new|now|interim|acting)\s+)*$"
 )
 _TRAILING_OF = re.compile(r"\s+(?:of|for)\b")
-_RELATIONAL_HEADS = frozenset("head lead leader manager chair chairman chairwoman".split())
+_RELATIONAL_HEADS = words("head lead leader manager chair chairman chairwoman")
 
 
 def find_roles(text: str) -> Iterator[Span]:
@@ -228,9 +229,7 @@ def find_roles(text: str) -> Iterator[Span]:
         while len(words) > 1 and words[0].casefold() in {"the", "a", "an"}:
             start = text.index(words[1], start)
             words = words[1:]
-        if _TRAILING_OF.match(text, end) and len(words) == 1 and (
-            words[0].casefold() in _RELATIONAL_HEADS
-        ):
+        if _TRAILING_OF.match(text, end) and len(words) == 1 and (words[0].casefold() in _RELATIONAL_HEADS):
             continue  # "the head of the Atlas team": the predicate says "leads"
         cued = _ROLE_CUE.search(text, 0, start) is not None
         if not cued and not text[start].isupper():

@@ -2,202 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import cast
 
-from .keys import canonical_key, lookup_relation
+from .keys import lookup_relation
 from .known import KnownEntities
-from .lexicon import (
-    ABBREVIATIONS,
-    CONNECTORS,
-    HEAD_NOUNS,
-    LEADING_STOP,
-    NOT_NAMES,
-    PLACE_HEADS,
-    PLACE_PREPOSITIONS,
-    PREFIX_TYPES,
-    ROLE_COPULA,
-    SENTENCE_STARTERS,
-    SUFFIX_TYPES,
-)
+from .lexicon import ROLE_COPULA
+from .names import name_spans, quoted_spans, split_sentences
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple
 
-__all__ = ["RuleExtractor", "split_sentences"]
+__all__ = ["RuleExtractor"]
 
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+|\s*[;\n]\s*")
-_LAST_WORD = re.compile(r"(\S+)$")
-_WORD = re.compile(r"[^\W_](?:[\w&]|['\u2019.\-](?=[^\W_]))*")
-_QUOTED = re.compile(r"[\"\u201c](?P<q>[^\"\u201c\u201d\n]{1,80})[\"\u201d]"
-                     r"|(?<!\w)['\u2018](?P<s>[^'\u2018\u2019\n]{1,60})['\u2019](?!\w)")
-_HEAD_AFTER = re.compile(r" (" + "|".join(HEAD_NOUNS) + r")\b")
-_HONORIFIC = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof|Sir)\.?\s+$")
-_POSSESSIVE = re.compile(r"['\u2019]s?$")
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
 _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
 _PERSON_SUBJECT: frozenset[str] = frozenset({"leads", "manages", "reports_to", "holds_role"})
-
-
-def split_sentences(text: str) -> list[tuple[int, str]]:
-    """Split a text into sentences.
-
-    A sentence ends at ``.``, ``!`` or ``?`` followed by white space and an upper-case letter,
-    a digit or a quote, unless the word before is a known abbreviation ("Dr.", "Inc.") or an
-    initial ("J."); a line break or a semicolon always ends one.
-
-    Args:
-        text: any text.
-
-    Returns:
-        ``(offset, sentence)`` pairs; ``offset`` is where the sentence starts in ``text``.
-    """
-    out: list[tuple[int, str]] = []
-    start = 0
-    for m in _BOUNDARY.finditer(text):
-        if "\n" not in m.group() and ";" not in m.group():
-            nxt = text[m.end() : m.end() + 1]
-            if nxt and not (nxt.isupper() or nxt.isdigit() or nxt in "\"'\u201c("):
-                continue
-            last = _LAST_WORD.search(text, start, m.start())
-            word = last.group(1).rstrip(".").casefold() if last else ""
-            if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
-                continue
-        if text[start : m.start()].strip():
-            out.append((start, text[start : m.start()]))
-        start = m.end()
-    if text[start:].strip():
-        out.append((start, text[start:]))
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Word:
-    text: str
-    start: int
-    end: int
-
-
-def _capitalised(word: str) -> bool:
-    return word[0].isupper() and word.casefold() not in NOT_NAMES
-
-
-def _name_spans(sentence: str) -> Iterator[Span]:
-    """Capitalised runs, with a leading stop word dropped and a head noun attached."""
-    words = [_Word(m.group(), m.start(), m.end()) for m in _WORD.finditer(sentence)]
-    first_word = words[0] if words else None
-
-    def adjacent(a: _Word, b: _Word) -> bool:
-        gap = sentence[a.end : b.start]
-        return gap.isspace() and "\n" not in gap
-
-    i, n = 0, len(words)
-    while i < n:
-        if not _capitalised(words[i].text):
-            i += 1
-            continue
-        j = i
-        while j + 1 < n and adjacent(words[j], words[j + 1]) and not _POSSESSIVE.search(
-            words[j].text
-        ):
-            nxt = words[j + 1].text
-            if _capitalised(nxt):
-                j += 1
-            elif (
-                nxt.casefold() in CONNECTORS
-                and j + 2 < n
-                and adjacent(words[j + 1], words[j + 2])
-                and _capitalised(words[j + 2].text)
-            ):
-                j += 2
-            else:
-                break
-        run = words[i : j + 1]
-        i = j + 1
-        starts_sentence = run[0] is first_word
-        while run and (
-            run[0].text.casefold() in LEADING_STOP
-            or (starts_sentence and run[0] is first_word and _starter(run[0].text))
-        ):
-            run = run[1:]
-        while run and run[-1].text.casefold() in CONNECTORS:
-            run = run[:-1]
-        if run:
-            yield from _make_name(sentence, words, run, i)
-
-
-def _starter(word: str) -> bool:
-    low = word.casefold()
-    return low in SENTENCE_STARTERS or (low.endswith("ed") and len(low) > 4 and not word.isupper())
-
-
-def _make_name(sentence: str, words: list[_Word], run: list[_Word], after: int) -> Iterator[Span]:
-    start, end = run[0].start, run[-1].end
-    parts = [w.text for w in run]
-    parts[-1] = _POSSESSIVE.sub("", parts[-1]) or parts[-1]
-    etype: EntityType | None = None
-    head: str | None = None
-    if (
-        after < len(words)
-        and not _POSSESSIVE.search(run[-1].text)
-        and sentence[end : words[after].start] == " "
-        and words[after].text in HEAD_NOUNS
-    ):
-        head = words[after].text
-        etype = HEAD_NOUNS[head]
-        end = words[after].end
-    lows = [p.casefold().rstrip(".") for p in parts]
-    # One spelling per convention so mentions meet: "Project Helios", "Atlas team".
-    joined = " ".join(parts)
-    if head == "project" and lows[0] != "project":
-        name = f"Project {joined}"
-    elif head is not None:
-        name = f"{joined} {head}"
-    elif lows[0] == "team" and len(parts) > 1:  # "Team Atlas" → "Atlas team"
-        name, etype = f"{' '.join(parts[1:])} team", "team"
-    else:
-        name = joined
-    soft = etype is None
-    if etype is None:
-        etype = _type_of(sentence, start, parts, lows)
-    yield Span(start, end, name, canonical_key(name), etype, RANK_NAME, soft)
-    if head in PLACE_HEADS:  # the bare place, linked by the extractor
-        bare = " ".join(parts)
-        yield Span(start, run[-1].end, bare, canonical_key(bare), "place", RANK_NAME + 1)
-
-
-def _type_of(sentence: str, start: int, parts: list[str], lows: list[str]) -> EntityType:
-    if len(parts) > 1 and lows[0] in PREFIX_TYPES:
-        return PREFIX_TYPES[lows[0]]
-    if len(parts) > 1 and lows[-1] in SUFFIX_TYPES:
-        return SUFFIX_TYPES[lows[-1]]
-    if _HONORIFIC.search(sentence, 0, start):
-        return "person"
-    before = sentence[:start].split()
-    if before and before[-1].casefold() in PLACE_PREPOSITIONS:
-        return "place"
-    if 2 <= len(parts) <= 3 and all(p.isalpha() and p[0].isupper() and p[1:].islower()
-                                    for p in parts if len(p) > 1):
-        return "person"
-    return "other"
-
-
-def _quoted_spans(sentence: str) -> Iterator[Span]:
-    """Quoted names; the span includes the quotes so it wins over a run inside them."""
-    for m in _QUOTED.finditer(sentence):
-        inner = (m.group("q") if m.group("q") is not None else m.group("s")).strip()
-        if not inner or len(inner.split()) > 6 or not any(c.isalnum() for c in inner):
-            continue
-        name, etype, end = inner, cast(EntityType, "other"), m.end()
-        head = _HEAD_AFTER.match(sentence, end)
-        if head is not None:
-            noun = head.group(1)
-            etype, end = HEAD_NOUNS[noun], head.end()
-            name = f"Project {inner}" if noun == "project" else f"{inner} {noun}"
-        yield Span(m.start(), end, name, canonical_key(name), etype, RANK_NAME)
 
 
 def _known_spans(sentence: str, known: KnownEntities) -> Iterator[Span]:
@@ -223,8 +45,12 @@ def _select(candidates: list[Span]) -> tuple[list[Span], list[Span]]:
         if all(c.end <= o.start or c.start >= o.end for o in chosen):
             chosen.append(c)
     chosen.sort(key=lambda s: s.start)
-    derived = [c for c in candidates if c.rank > RANK_NAME and any(
-        o.start <= c.start and c.end <= o.end and o.key != c.key for o in chosen)]
+    derived = [
+        c
+        for c in candidates
+        if c.rank > RANK_NAME
+        and any(o.start <= c.start and c.end <= o.end and o.key != c.key for o in chosen)
+    ]
     return chosen, derived
 
 
@@ -280,7 +106,7 @@ class RuleExtractor:
     def _sentence(self, sentence: str, known: KnownEntities | None) -> Extraction:
         candidates = [*find_patterns(sentence), *find_roles(sentence)]
         masked = _mask(sentence, candidates)  # names never run across an identifier or role
-        candidates += [*_quoted_spans(sentence), *_name_spans(masked)]
+        candidates += [*quoted_spans(sentence), *name_spans(masked)]
         if known is not None and len(known):
             candidates += _known_spans(sentence, known)
         spans, derived = _select(candidates)
@@ -309,12 +135,16 @@ class RuleExtractor:
         core = [s for s in spans if s.type not in _TYPED_ONLY]
         clause_subject: Span | None = None  # "Priya, who leads Atlas, reports to Marcus"
         holder: Span | None = None  # "Sam is the CEO of OpenAI": member_of(sam, openai)
-        for left, right in zip(core, core[1:], strict=False):
+        for left, right in itertools.pairwise(core):
             between = sentence[left.end : right.start]
-            if holder is not None and left.type == "role" and _ROLE_OF.fullmatch(between):
+            if (
+                holder is not None
+                and left.type == "role"
+                and holder.key != right.key
+                and _ROLE_OF.fullmatch(between)
+            ):
                 label = f"{left.name}{between.rstrip()}"
-                out.append(Triple(subject=holder.key, relation="member_of", object=right.key,
-                                  label=label))
+                out.append(Triple(subject=holder.key, relation="member_of", object=right.key, label=label))
                 holder = None
                 continue
             holder = None
@@ -328,8 +158,8 @@ class RuleExtractor:
             found = _relation_between(between, subject, right)
             if found is None:
                 continue
-            relation, subject, obj, label = found
-            out.append(Triple(subject=subject.key, relation=relation, object=obj.key, label=label))
+            relation, subject, obj, predicate = found
+            out.append(Triple(subject=subject.key, relation=relation, object=obj.key, label=predicate))
             if relation == "holds_role" and obj is right:
                 holder = subject
             for key, etype in _implied_types(relation, subject.key, obj.key):
@@ -380,8 +210,8 @@ def _relation_between(
     if found is None:
         return None
     relation, swap = found
-    label = _clean_label(phrase)
-    label = None if label.replace(" ", "_") == relation else label
+    cleaned = _clean_label(phrase)
+    label = None if cleaned.replace(" ", "_") == relation else cleaned
     return (relation, right, left, label) if swap else (relation, left, right, label)
 
 

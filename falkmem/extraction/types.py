@@ -225,7 +225,7 @@ def _union_entities(
             key=old.key,
             name=old.name,
             type=etype,
-            aliases=old.aliases + (e.name,) + e.aliases,
+            aliases=(*old.aliases, e.name, *e.aliases),
         )
     return tuple(by_key.values())
 

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from ..embedding.base import Embedder, embed_checked
 from ..errors import DimensionMismatch, InputError
 from ..extraction.keys import canonical_key, normalize_relation
+from ..keyword.tokens import tokenize
 from ..extraction.types import ENTITY_TYPES, EntityMention, Extraction, Triple
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
@@ -73,7 +74,7 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
         "valid_at": p.valid_at,
         "metadata": p.metadata,
         "attribution": attribution,
-        "n_tokens": 0,
+        "n_tokens": len(tokenize(p.text)) + len(tokenize(attribution)),
         "entities": [{"key": e.key, "name": e.name, "type": e.type} for e in ex.entities],
         "triples": [
             {

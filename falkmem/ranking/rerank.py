@@ -142,20 +142,27 @@ class CrossEncoderReranker:
         self.load()
         q = query[:MAX_PASSAGE_CHARS]
         pairs = [(q, p[:MAX_PASSAGE_CHARS]) for p in passages]
+        options: dict[str, Any] = {"batch_size": self.batch_size, "show_progress_bar": False}
         try:
-            raw = self._encoder.predict(
-                pairs,
-                batch_size=self.batch_size,
-                show_progress_bar=False,
-                activation_fn=_identity(),
-                convert_to_numpy=True,
-            )
-            scores = [float(x) for x in raw.reshape(len(pairs), -1)[:, 0]]
+            try:
+                raw = self._encoder.predict(pairs, activation_fn=_identity(), **options)
+            except TypeError:  # sentence-transformers 3.x calls it activation_fct
+                raw = self._encoder.predict(pairs, activation_fct=_identity(), **options)
+            scores = [float(x) for x in _as_numpy(raw).reshape(len(pairs), -1)[:, 0]]
         except Exception as exc:
             raise RerankError(f"{self.name} failed to score ({type(exc).__name__})") from exc
         if len(scores) != len(passages) or not all(math.isfinite(s) for s in scores):
             raise RerankError(f"{self.name} returned invalid scores (wrong count or NaN/inf)")
         return scores
+
+
+def _as_numpy(raw: Any) -> Any:
+    """The predictions as a numpy array, whatever container the library returned."""
+    import numpy as np
+
+    if hasattr(raw, "detach"):  # a torch tensor
+        raw = raw.detach().float().cpu().numpy()
+    return np.asarray(raw, dtype=np.float64)
 
 
 def _identity() -> Any:

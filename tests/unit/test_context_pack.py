@@ -211,3 +211,48 @@ def test_budget_is_never_exceeded(
     if not out.used:
         assert out.text == ""
     assert out.text.count("\n- ") + (1 if out.text.startswith("- ") else 0) == len(out.used)
+
+
+class LyingCounter:
+    """Claims to be additive but charges 5 extra tokens per newline."""
+
+    name = "liar"
+    additive = True
+
+    def count(self, text: str) -> int:
+        return COUNTER.count(text) + 5 * text.count("\n")
+
+
+def test_counter_wrongly_claiming_additivity_still_respects_budget() -> None:
+    items = [item(f"m{i}", f"Memory number {i} about helios.", 1.0 - i / 10) for i in range(6)]
+    budget = 40
+    out = pack("helios", items, budget_tokens=budget, counter=LyingCounter())
+    assert out.tokens == LyingCounter().count(out.text) <= budget
+    assert len(out.used) >= 1
+    # the additive fast path gives the same result as exact counting for an honest counter
+    fast = pack("helios", items, budget_tokens=budget, counter=COUNTER)
+    exact = pack("helios", items, budget_tokens=budget, counter=CharCounterTimes(1))
+    assert fast.tokens <= budget and exact.tokens <= budget
+
+
+class CharCounterTimes:
+    """Non-additive-declared counter: exact path."""
+
+    name = "chars-times"
+
+    def __init__(self, factor: int) -> None:
+        self.factor = factor
+
+    def count(self, text: str) -> int:
+        return COUNTER.count(text) * self.factor
+
+
+def test_additive_fast_path_matches_exact_path() -> None:
+    items = [
+        item(f"m{i}", f"Memory {i}: helios budget review. Unrelated filler sentence here.", 1.0 - i / 20)
+        for i in range(15)
+    ]
+    for budget in (5, 30, 80, 200):
+        fast = pack("helios budget", items, budget_tokens=budget, counter=COUNTER)
+        exact = pack("helios budget", items, budget_tokens=budget, counter=CharCounterTimes(1))
+        assert fast == exact

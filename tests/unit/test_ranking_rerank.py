@@ -109,4 +109,4 @@ def test_missing_sentence_transformers_is_a_rerank_error(monkeypatch: pytest.Mon
     outcome = load_reranker("cross-encoder:/nowhere", on_error="fallback")
     assert isinstance(outcome.reranker, NoReranker)
     assert outcome.fell_back
-    assert outcome.note.startswith("cross-encoder:/nowhere failed to load: ImportError")
+    assert outcome.note.startswith("cross-encoder:/nowhere failed to load: ModuleNotFoundError")

@@ -1,0 +1,50 @@
+"""The keyword channel: full-text candidates from FalkorDB, re-ranked with BM25 in the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..keyword.bm25 import bm25_scores
+from ..keyword.tokens import fulltext_query, query_terms, tokenize
+from ..storage.cypher import query
+from ..storage.executor import Executor
+
+
+def _stem(token: str) -> str:
+    # FalkorDB's full-text index stems English; match its candidates' terms loosely too.
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(token) > len(suffix) + 2 and token.endswith(suffix):
+            return token[: -len(suffix)]
+    return token
+
+
+def keyword_search(
+    executor: Executor, graph: str, text: str, *, k: int, candidates: int
+) -> list[tuple[dict[str, Any], float]]:
+    """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first.
+
+    User text is sanitised into alphanumeric OR-terms (the full-text syntax is live: ``-``,
+    ``@``, ``*``, quotes and parentheses change the meaning or fail); very common words are
+    dropped. The engine's own score (coarse TF-IDF without length normalisation) only picks
+    the candidates; BM25 with the tenant's document frequencies ranks them. Each artifact is
+    indexed with its attribution (speaker, user), so questions that name people match.
+    """
+    ft = fulltext_query(text)
+    if ft is None:
+        return []
+    terms = [_stem(t) for t in query_terms(text)]
+    rows = executor.run(graph, query("retrieve/keyword_search"), {"query": ft, "limit": candidates})
+    if not rows:
+        return []
+    stats = executor.run(graph, query("retrieve/term_stats"), {"terms": query_terms(text)})
+    df = {_stem(str(r["term"])): int(r["df"]) for r in stats}
+    n_docs = int(stats[0]["n_docs"]) if stats else len(rows)
+    avgdl = (float(stats[0]["n_tokens"]) / n_docs) if stats and n_docs else 0.0
+    docs = [
+        (str(r["a"]["id"]), [_stem(t) for t in tokenize(f"{r['a'].get('text') or ''} {r['a'].get('attribution') or ''}")])
+        for r in rows
+    ]
+    scores = bm25_scores(terms, docs, df=df, n_docs=n_docs, avgdl=avgdl)
+    by_id = {str(r["a"]["id"]): r["a"] for r in rows}
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(by_id[i], s) for i, s in ranked[:k] if s > 0]

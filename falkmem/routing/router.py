@@ -1,0 +1,103 @@
+"""The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O of its own)."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..extraction.known import KnownEntities
+
+Route = Literal["vector", "hybrid"]
+
+RELATIONAL_CUES: tuple[str, ...] = (
+    "who", "whom", "whose", "manage", "manages", "managed", "manager", "report to", "reports to",
+    "reported to", "lead", "leads", "led", "leader", "head of", "approved", "approve", "decided",
+    "decision", "changed", "change", "since", "between", "why", "connected", "connection",
+    "related", "relationship", "responsible", "owner", "owns", "works with", "works for",
+    "works on", "member of", "part of", "built", "boss", "supervisor", "team that", "person who",
+    "the one who", "linked", "depends on", "latest", "updated", "same trip", "belongs to",
+)  # fmt: skip
+"""Words and phrases that ask about connections rather than a single stored fact."""
+
+_CUE_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in sorted(RELATIONAL_CUES, key=len, reverse=True)) + r")\b")
+
+
+class RouterConfig(BaseModel):
+    """The router's thresholds (the benchmark sweeps them; defaults come from its data)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entity_threshold: int = Field(default=2, ge=1, le=10)
+    """Route hybrid when the query names at least this many known entities..."""
+    require_cue: bool = False
+    """...and, when True, only if it also carries a relational cue. When False, one named
+    entity plus a relational cue is enough too."""
+    max_hops: int = Field(default=2, ge=1, le=3)
+    """How far the hybrid route walks RELATED_TO from its seeds."""
+
+
+class Plan(BaseModel):
+    """What the router decided for one query, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    route: Route
+    entities: tuple[tuple[str, str], ...]
+    """(key, name) of every known entity the query names, in order of appearance."""
+    cues: tuple[str, ...]
+    """The relational cues found in the query."""
+    rule: str
+    """The rule that fired, in words."""
+    forced: bool = False
+    """True when the caller chose the route (``route="vector"|"hybrid"``)."""
+    max_hops: int = 2
+
+    @property
+    def n_entities(self) -> int:
+        return len(self.entities)
+
+
+def find_cues(text: str) -> tuple[str, ...]:
+    """The relational cues in ``text`` (case-insensitive, whole words), deduplicated in order."""
+    seen: dict[str, None] = {}
+    for m in _CUE_RE.finditer(text.lower()):
+        seen.setdefault(m.group(1), None)
+    return tuple(seen)
+
+
+def plan_query(
+    text: str,
+    known: KnownEntities,
+    config: RouterConfig,
+    *,
+    force: Route | None = None,
+) -> Plan:
+    """Route one query.
+
+    Entities are looked up as n-grams of the query against the tenant's entity keys (a dict
+    lookup per n-gram: no scan), case- and punctuation-insensitive.
+    """
+    matches = known.find(text)
+    entities = tuple(dict.fromkeys((m.key, m.name) for m in matches))
+    cues = find_cues(text)
+    n = len(entities)
+    if force is not None:
+        return Plan(route=force, entities=entities, cues=cues, rule=f"forced: route={force}",
+                    forced=True, max_hops=config.max_hops)  # fmt: skip
+    t = config.entity_threshold
+    if config.require_cue:
+        hybrid = n >= t and bool(cues)
+        rule = f"entities {n} {'>=' if n >= t else '<'} {t} and {'a' if cues else 'no'} relational cue (cue required)"
+    elif n >= t:
+        hybrid, rule = True, f"entities {n} >= {t}"
+    elif n >= 1 and cues:
+        hybrid, rule = True, f"entities {n} >= 1 with relational cue {cues[0]!r}"
+    else:
+        hybrid = False
+        rule = f"entities {n} < {t}" + ("" if n == 0 or cues else " and no relational cue")
+        if n == 0:
+            rule = "no known entity named"
+    return Plan(route="hybrid" if hybrid else "vector", entities=entities, cues=cues, rule=rule,
+                max_hops=config.max_hops)  # fmt: skip

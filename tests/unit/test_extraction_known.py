@@ -1,0 +1,82 @@
+"""Tests for KnownEntities: n-gram lookup of a tenant's entity keys in arbitrary text."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from falkmem.extraction import KnownEntities
+
+
+def _known() -> KnownEntities:
+    return KnownEntities(
+        [
+            ("atlas team", "Atlas team"),
+            ("atlas", "Atlas"),
+            ("priya chandran", "Priya Chandran"),
+            ("ua 837", "UA 837"),
+            ("project helios", "Project Helios"),
+            ("it", "IT"),
+        ]
+    )
+
+
+def test_container_protocol() -> None:
+    k = _known()
+    assert len(k) == 6
+    assert "atlas team" in k
+    assert "The Atlas-Team" in k  # canonicalised on lookup
+    assert "nope" not in k
+    assert 3 not in k
+    assert k.get("ua 837") == "UA 837"
+    assert k.add("  The Bangalore Office ", "Bangalore office") == "bangalore office"
+    assert len(k) == 7
+    k.add("bangalore office", "Bangalore Office")  # same key: replaces the name
+    assert len(k) == 7 and k.get("bangalore office") == "Bangalore Office"
+    k.discard("Bangalore office")
+    k.discard("never added")
+    assert len(k) == 6 and "bangalore office" not in k
+    assert sorted(k) == sorted(["atlas team", "atlas", "priya chandran", "ua 837", "project helios", "it"])
+
+
+def test_find_is_case_and_punctuation_insensitive_longest_first() -> None:
+    text = "who manages PRIYA-CHANDRAN, lead of the atlas team (not Atlas alone)? ua 837 is late"
+    found = _known().find(text)
+    assert [(m.key, m.name) for m in found] == [
+        ("priya chandran", "Priya Chandran"),
+        ("atlas team", "Atlas team"),
+        ("atlas", "Atlas"),
+        ("ua 837", "UA 837"),
+    ]
+    first = found[0]
+    assert text[first.char_start : first.char_end] == "PRIYA-CHANDRAN"
+    assert text[found[1].char_start : found[1].char_end] == "atlas team"
+    assert (found[1].start, found[1].end) == (7, 9)
+
+
+def test_find_ignores_stop_word_keys_and_empty_index() -> None:
+    assert _known().find("it is what it is") == []
+    assert KnownEntities().find("Atlas team") == []
+    assert _known().find("") == []
+
+
+def test_find_is_fast_on_100k_entities() -> None:
+    k = KnownEntities((f"entity {i} name", f"Entity {i} Name") for i in range(100_000))
+    for i in range(0, 100_000, 1000):
+        k.add(f"solo{i}")
+    k.add("priya chandran", "Priya Chandran")
+    assert len(k) == 100_101
+    query = (
+        "who manages the person that leads entity 4242 name and entity 99999 name for "
+        "priya chandran since march while solo5000 keeps the budget of project x under "
+        "review today please"
+    )
+    assert len(query.split()) == 30
+    found = [m.key for m in k.find(query)]
+    assert found == ["entity 4242 name", "entity 99999 name", "priya chandran", "solo5000"]
+    timings = []
+    for _ in range(50):
+        t0 = time.perf_counter()
+        k.find(query)
+        timings.append(time.perf_counter() - t0)
+    assert statistics.median(timings) < 0.005

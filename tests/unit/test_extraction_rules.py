@@ -1,0 +1,200 @@
+"""Tests for RuleExtractor: names, identifiers, known entities and typed relation patterns."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from falkmem.extraction import Extraction, Extractor, KnownEntities, LLMExtractor, RuleExtractor
+from falkmem.extraction.names import split_sentences
+
+RULES = RuleExtractor()
+
+
+def triples(ex: Extraction, relation: str | None = None) -> set[tuple[str, str, str]]:
+    return {(t.relation, t.subject, t.object) for t in ex.triples if relation in (None, t.relation)}
+
+
+def types(ex: Extraction) -> dict[str, str]:
+    return {e.key: e.type for e in ex.entities}
+
+
+@pytest.mark.parametrize(
+    ("text", "triple", "typed"),
+    [
+        ("Atlas team built Project Helios.", ("built", "atlas team", "project helios"),
+         {"atlas team": "team", "project helios": "project"}),
+        ("Priya Chandran leads the Atlas team.", ("leads", "priya chandran", "atlas team"),
+         {"priya chandran": "person", "atlas team": "team"}),
+        ("The Atlas team is based in the Bangalore office.",
+         ("based_in", "atlas team", "bangalore office"), {"bangalore office": "place"}),
+        ("Priya Chandran reports to Marcus Webb.", ("reports_to", "priya chandran", "marcus webb"),
+         {"marcus webb": "person"}),
+        ("Marcus Webb is the VP of Engineering.",
+         ("holds_role", "marcus webb", "vp of engineering"), {"vp of engineering": "role"}),
+        ("Project Helios was built by the Atlas team.", ("built", "atlas team", "project helios"), {}),
+    ],
+)  # fmt: skip
+def test_project_helios_sentences(text: str, triple: tuple[str, str, str], typed: dict[str, str]) -> None:
+    ex = RULES.extract(text)
+    assert triple in triples(ex)
+    assert not triples(ex, "related_to")  # the one pair is typed, so no co-mention edge
+    assert typed.items() <= types(ex).items()
+
+
+def test_passive_keeps_the_predicate_as_label() -> None:
+    ex = RULES.extract("Project Helios was built by the Atlas team.")
+    assert [(t.relation, t.label, t.weight) for t in ex.triples] == [("built", "was built by", 1.0)]
+    assert RULES.extract("Atlas team built Project Helios.").triples[0].label is None
+
+
+def test_the_helios_story_forms_one_connected_graph() -> None:
+    story = (
+        "Atlas team built Project Helios. Priya Chandran leads the Atlas team. "
+        "The Atlas team is based in the Bangalore office. Priya Chandran reports to Marcus Webb. "
+        "Marcus Webb is the VP of Engineering."
+    )
+    ex = RULES.extract(story)
+    assert {
+        ("built", "atlas team", "project helios"),
+        ("leads", "priya chandran", "atlas team"),
+        ("based_in", "atlas team", "bangalore office"),
+        ("located_in", "bangalore office", "bangalore"),
+        ("reports_to", "priya chandran", "marcus webb"),
+        ("holds_role", "marcus webb", "vp of engineering"),
+    } == triples(ex)
+    assert len({e.key for e in ex.entities}) == len(ex.entities) == 7
+
+
+def test_trip_booking_identifiers() -> None:
+    ex = RULES.extract("Booked flight UA 837 to Tokyo, confirmation code QX7RTP.")
+    assert types(ex) == {"ua 837": "identifier", "tokyo": "place", "qx7rtp": "identifier"}
+    rel = {(t.subject, t.object): t.weight for t in ex.triples}
+    assert rel == {("ua 837", "tokyo"): 0.5, ("ua 837", "qx7rtp"): 0.5, ("tokyo", "qx7rtp"): 0.5}
+    assert triples(ex) == triples(ex, "related_to")
+
+
+def test_known_entities_are_found_in_lower_case() -> None:
+    known = KnownEntities([("ua 837", "UA 837"), ("tokyo", "Tokyo")])
+    assert types(RULES.extract("My flight is delayed, new arrival 12:15.", known=known)) == {"12 15": "date"}
+    ex = RULES.extract("ua 837 is delayed", known=known)
+    assert [(e.key, e.name) for e in ex.entities] == [("ua 837", "UA 837")]
+    ex = RULES.extract("landed in tokyo on ua837? no: ua 837 at 11:40 pm", known=known)
+    assert {"tokyo", "ua 837", "23 40"} <= set(types(ex))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "etype"),
+    [
+        ("Flight LH401 leaves at 10:05.", "lh 401", "identifier"),
+        ("Flight LH401 leaves at 10:05.", "10 05", "date"),
+        ("Refund for order #A-10293 is pending.", "10293", "identifier"),
+        ("Refund for order 55512 is pending.", "55512", "identifier"),
+        ("Ticket PROJ-1234 is open.", "proj 1234", "identifier"),
+        ("Write to priya.chandran@acme.com today.", "priya chandran acme com", "email"),
+        ("Launch on 2026-03-03.", "2026 03 03", "date"),
+        ("Launch on March 3.", "march 3", "date"),
+        ("Launch on 3 March 2026.", "2026 03 03", "date"),
+        ("Launch on Mar 3rd, 2026.", "2026 03 03", "date"),
+        ("Launch in May.", "may", "date"),
+        ("Paid $1,200 for it.", "usd 1200", "amount"),
+        ("Paid €40 for it.", "eur 40", "amount"),
+        ("Paid 300 USD for it.", "usd 300", "amount"),
+        ("Paid $2.5 million for it.", "usd 2.5m", "amount"),
+        ("The reference code is ABCDEF.", "abcdef", "identifier"),
+        ("Meet at 3pm.", "15 00", "date"),
+    ],
+)
+def test_identifier_patterns(text: str, key: str, etype: str) -> None:
+    assert types(RULES.extract(text)).get(key) == etype
+
+
+def test_names_quotes_and_stop_words() -> None:
+    ex = RULES.extract('Yesterday I met Sarah Connor in New York about the "Blue Sky" project.')
+    assert types(ex) == {
+        "sarah connor": "person",
+        "new york": "place",
+        "project blue sky": "project",
+    }
+    assert RULES.extract("The weather is nice. Who knows? I do.").entities == ()
+    assert RULES.extract("").entities == ()
+    ex = RULES.extract("Team Atlas works on the Helios project with Dr. Ana Lima from Acme Corp.")
+    assert {"atlas team", "project helios", "ana lima", "acme corp"} == set(types(ex))
+    assert ("works_on", "atlas team", "project helios") in triples(ex)
+    assert types(ex)["acme corp"] == "organization"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Priya Chandran, who leads the Atlas team, reports to Marcus Webb.",
+         {("leads", "priya chandran", "atlas team"), ("reports_to", "priya chandran", "marcus webb")}),
+        ("Sam Altman is the CEO of OpenAI.",
+         {("holds_role", "sam altman", "ceo"), ("member_of", "sam altman", "openai")}),
+        ("CEO Dana Reyes owns Acme Corp.",
+         {("holds_role", "dana reyes", "ceo"), ("owns", "dana reyes", "acme corp")}),
+        ("Ana is the head of the Atlas team.", {("leads", "ana", "atlas team")}),
+        ("Priya joined Acme Corp.", {("member_of", "priya", "acme corp")}),
+        ("Helios is part of Apollo.", {("part_of", "helios", "apollo")}),
+        ("The Helios project uses Postgres.", {("uses", "project helios", "postgres")}),
+        ("Project Helios is led by Priya.", {("leads", "priya", "project helios")}),
+        ("Priya works on Project Helios.", {("works_on", "priya", "project helios")}),
+        ("Marcus manages Priya.", {("manages", "marcus", "priya")}),
+    ],
+)  # fmt: skip
+def test_relation_patterns(text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert expected <= triples(RULES.extract(text))
+
+
+def test_comention_weights_and_window() -> None:
+    text = "Alice, Bob, Carol, Dave and Erin met."
+    ex = RULES.extract(text)
+    assert len(ex.triples) == 10
+    assert {t.weight for t in ex.triples} == {0.25}
+    assert all(t.relation == "related_to" for t in ex.triples)
+    assert len(RuleExtractor(comention_window=1).extract(text).triples) == 4
+    assert RuleExtractor(comention=False).extract(text).triples == ()
+    assert triples(RULES.extract("Alice met Bob. Carol met Dave.")) == {
+        ("related_to", "alice", "bob"),
+        ("related_to", "carol", "dave"),
+    }
+
+
+def test_sentence_splitting() -> None:
+    parts = [s for _, s in split_sentences("Dr. Ana Lima met J. Smith. He left.\nNext line; more")]
+    assert parts == ["Dr. Ana Lima met J. Smith.", "He left.", "Next line", "more"]
+
+
+def test_protocol_and_speaker_is_ignored() -> None:
+    assert isinstance(RULES, Extractor)
+    assert isinstance(LLMExtractor(api_key="x"), Extractor)
+    text = "Priya Chandran leads the Atlas team."
+    assert RULES.extract(text, speaker="assistant") == RULES.extract(text)
+
+
+def test_deterministic_and_linear_on_long_text() -> None:
+    text = " ".join(["Priya Chandran leads the Atlas team in Bangalore on March 3."] * 400)
+    t0 = time.perf_counter()
+    ex = RULES.extract(text)
+    assert time.perf_counter() - t0 < 3.0
+    assert ex == RULES.extract(text)
+    assert ("leads", "priya chandran", "atlas team") in triples(ex)
+
+
+_WORDS = ["Priya", "leads", "the", "Atlas", "team", "was", "built", "by", "Project", "CEO", "of", "is",
+          "Dr.", ",", ".", "'s", '"', "UA", "837", "12:15", "$", "March", "3", "&", "—", "Ⅻ", "İ", "\n"]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=20) | st.lists(st.text(max_size=10), max_size=8))
+def test_never_raises_on_arbitrary_text(words: list[str]) -> None:
+    known = KnownEntities([("atlas team", "Atlas team"), ("a", "A")])
+    ex = RULES.extract(" ".join(words), known=known)
+    assert all(t.subject != t.object for t in ex.triples)
+
+
+def test_role_holder_is_never_its_own_employer() -> None:
+    RULES.extract("team İ in Ⅻ CEO of Ⅻ Dr. team head UA")  # regression: a self-loop member_of
