@@ -9,16 +9,20 @@ async implementation would buy little and drift (the parity test in
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal
 
 from .embedding.base import Embedder
 from .memory import Memory
-from .models import AddResult, Hit, Record, SearchResult
+from .extraction.base import Extractor
+from .models import AddResult, ContextResult, Explain, Hit, Record, SearchResult
+from .ranking.rerank import Reranker
+from .retrieval.pipeline import RouteArg
+from .routing.router import RouterConfig
 from .settings import Settings
 from .tenant import Tenant
 
@@ -79,8 +83,42 @@ class AsyncTenant:
     async def count(self) -> int:
         return await asyncio.to_thread(self._sync.count)
 
-    async def search(self, query_text: str, *, k: int = 10) -> SearchResult:
-        return await asyncio.to_thread(self._sync.search, query_text, k=k)
+    async def search(
+        self,
+        query_text: str,
+        *,
+        k: int = 10,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+        channels: Collection[str] | None = None,
+        router: RouterConfig | None = None,
+    ) -> SearchResult:
+        return await asyncio.to_thread(
+            self._sync.search, query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router
+        )
+
+    async def explain(
+        self,
+        query_text: str,
+        *,
+        k: int = 10,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+    ) -> Explain:
+        return await asyncio.to_thread(self._sync.explain, query_text, k=k, route=route, max_hops=max_hops)
+
+    async def context(
+        self,
+        query_text: str,
+        *,
+        budget_tokens: int | None = None,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+        k: int | None = None,
+    ) -> ContextResult:
+        return await asyncio.to_thread(
+            self._sync.context, query_text, budget_tokens=budget_tokens, route=route, max_hops=max_hops, k=k
+        )
 
 
 class AsyncMemory:
@@ -93,12 +131,14 @@ class AsyncMemory:
         url: str | None = None,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
-        extractor: Any = None,
+        extractor: Extractor | Literal["rules", "none"] = "rules",
+        reranker: Reranker | str | None = None,
         **overrides: Any,
     ) -> None:
         self._sync = Memory(
-            path, url=url, settings=settings, embedder=embedder, extractor=extractor, **overrides
-        )
+            path, url=url, settings=settings, embedder=embedder, extractor=extractor,
+            reranker=reranker, **overrides,
+        )  # fmt: skip
 
     @property
     def settings(self) -> Settings:

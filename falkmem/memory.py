@@ -53,14 +53,17 @@ class Memory:
         if updates:
             base = Settings.load(**{**base.model_dump(exclude_none=True), **updates})
         self.settings = base
+        chosen: Extractor | None
         if extractor == "rules":
-            extractor = RuleExtractor()
+            chosen = RuleExtractor()
         elif extractor == "none":
-            extractor = None
+            chosen = None
         elif isinstance(extractor, str):
             raise ConfigError("extractor: use 'rules', 'none' or an Extractor object (e.g. LLMExtractor)")
+        else:
+            chosen = extractor
         self._engine = Engine(
-            base, embedder=embedder or make_embedder(base), extractor=extractor, reranker=reranker
+            base, embedder=embedder or make_embedder(base), extractor=chosen, reranker=reranker
         )
 
     # --- tenants -----------------------------------------------------------------------

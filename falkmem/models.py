@@ -152,3 +152,7 @@ class Explain(BaseModel):
     """For graph hits: up to three RELATED_TO paths (subject, relation, object) that reached them."""
     hits: tuple[Hit, ...]
     timings_ms: dict[str, float]
+    max_hops: int = 0
+    """How far the walk was allowed to go."""
+    depth_reached: int = 0
+    """The longest path the walk found (0 on the vector route): where the chain stopped."""

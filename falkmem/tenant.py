@@ -197,7 +197,8 @@ class Tenant:
             reranked=[(f.id, f.rerank_score if f.rerank_score is not None else f.score) for f in r.reranked],
             reranker=r.reranker, reranker_note=r.reranker_note,
             paths={i: [list(p) for p in ps] for i, ps in r.paths.items()},
-            hits=tuple(r.hits), timings_ms=r.timings_ms,
+            hits=tuple(r.hits), timings_ms=r.timings_ms, max_hops=r.plan.max_hops,
+            depth_reached=max((len(p) for ps in r.paths.values() for p in ps), default=0),
         )  # fmt: skip
 
     def context(

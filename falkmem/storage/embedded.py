@@ -35,10 +35,14 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from ..errors import ConfigError, ConnectionFailed, StoreLocked
 
 log = logging.getLogger("falkmem.storage")
+
+_NO_RETRY = Retry(NoBackoff(), 0)  # falkmem owns retries; redis-py's would resend blindly
 
 CLIENT_NAME = "falkmem"
 """Every falkmem connection to an embedded server carries this name (CLIENT SETNAME)."""
@@ -200,7 +204,7 @@ class EmbeddedServer:
         # While the server loads its data (the HNSW index is rebuilt on load: ~0.4 s per
         # 1,000 vectors), PING answers LOADING or blocks; wait without a socket timeout.
         deadline = time.monotonic() + self.open_timeout_s
-        client = redis.Redis(unix_socket_path=info.socket, socket_timeout=None, retry=None)
+        client = redis.Redis(unix_socket_path=info.socket, socket_timeout=None, retry=_NO_RETRY)
         try:
             while True:
                 try:
@@ -226,7 +230,7 @@ class EmbeddedServer:
             info = self._read_state()
             if info is None:
                 return
-            client = redis.Redis(unix_socket_path=info.socket, socket_timeout=30, retry=None)
+            client = redis.Redis(unix_socket_path=info.socket, socket_timeout=30, retry=_NO_RETRY)
             try:
                 clients = [
                     c for c in client.client_list() if c.get("name") == CLIENT_NAME
