@@ -7,7 +7,9 @@
 // for an unbounded *1..2; bounded, 5 ms). Spreading activation: a seed's score is multiplied
 // by $decay per hop and divided by the square root of the fan-out of the node it leaves,
 // and summed over paths. Reached entities pass their activation to the artifacts that
-// reference them (capped per entity) and to the artifacts that stated each traversed edge
+// reference them (capped per entity, and divided by the square root of how many artifacts
+// reference the entity, so a hub mentioned everywhere says little) and to the artifacts that
+// stated each traversed edge
 // (the edge's artifact_ids). Returns one row: the vector hits and the graph hits with paths.
 CALL db.idx.vector.queryNodes('Artifact', 'embedding', $fetch_k, vecf32($vector)) YIELD node, score
 WITH node, 1.0 - score AS sim
@@ -88,7 +90,7 @@ CALL {
     WHERE x.status = 'active'
     RETURN x LIMIT $per_node_artifacts
   }
-  RETURN x, act AS contribution, path
+  RETURN x, act / sqrt(toFloat(indegree(e, 'REFERENCES'))) AS contribution, path
   UNION ALL
   WITH reached
   UNWIND reached AS l

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import retry, retry_if_exception, stop_after_attempt, wait_random_exponential
 
 from ..errors import ConfigError, EmbeddingError
 
@@ -67,7 +67,7 @@ class OpenAIEmbedder:
         @retry(
             retry=retry_if_exception(_retryable),
             stop=stop_after_attempt(self._max_attempts),
-            wait=wait_exponential_jitter(initial=0.5, max=8),
+            wait=wait_random_exponential(multiplier=0.5, max=8),
             reraise=True,
         )
         def call() -> list[list[float]]:

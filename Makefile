@@ -1,0 +1,39 @@
+# The two commands a newcomer runs. Each installs what it needs into .venv (Python 3.12).
+#   make demo   remember a handful of memories in the embedded store and recall them
+#   make test   lint, type-check and run the whole test suite against a real FalkorDB
+
+SHELL := /bin/bash
+VENV  := .venv
+PY    := $(VENV)/bin/python
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+# falkordblite (the embedded FalkorDB) needs Python >= 3.12: use python3.12 from PATH, else pyenv's.
+PYTHON312 := $(shell command -v python3.12 2>/dev/null || ls -d $$HOME/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | tail -n 1)
+
+.PHONY: demo test lint bench-smoke clean
+
+$(VENV)/.installed-%: pyproject.toml
+	@test -n "$(PYTHON312)" || { echo "Python 3.12 is required (python3.12 not found on PATH or in ~/.pyenv)"; exit 1; }
+	@test -x $(PY) || $(PYTHON312) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.$(if $(filter base,$*),,[$*])'
+	@touch $@
+
+demo: $(VENV)/.installed-base
+	$(PY) -m falkmem.demo
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check falkmem tests benchmarks
+	$(VENV)/bin/mypy falkmem
+
+test: lint
+	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m cluster tests/cluster
+
+bench-smoke: $(VENV)/.installed-test
+	$(PY) -m benchmarks run --dataset synthetic --size 200 --sweep quick --embedder hash
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
