@@ -34,9 +34,13 @@ from .errors import (
 )
 from .memory import Memory as Memory
 from .models import AddResult as AddResult
+from .models import ContextResult as ContextResult
+from .models import Explain as Explain
 from .models import Hit as Hit
 from .models import Record as Record
 from .models import SearchResult as SearchResult
+from .routing.router import Plan as Plan
+from .routing.router import RouterConfig as RouterConfig
 from .settings import Settings as Settings
 from .storage.cypher import load_all as _load_cypher
 from .tenant import Tenant as Tenant
@@ -57,9 +61,11 @@ __all__ = [
     "AsyncTenant",
     "ConfigError",
     "ConnectionFailed",
+    "ContextResult",
     "CypherFileError",
     "DimensionMismatch",
     "EmbeddingError",
+    "Explain",
     "ExtractionError",
     "FalkmemError",
     "Hit",
@@ -68,10 +74,12 @@ __all__ = [
     "LimitExceeded",
     "Memory",
     "NotFound",
+    "Plan",
     "QueryFailed",
     "QueryTimeout",
     "Record",
     "RerankError",
+    "RouterConfig",
     "SearchResult",
     "Settings",
     "StorageError",
