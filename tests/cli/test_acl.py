@@ -1,0 +1,94 @@
+"""``tenants grant/revoke``: a granted user reads and writes its tenant and is refused elsewhere."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import redis
+
+from falkmem import FalkmemError, Memory
+
+from .conftest import Invoke
+
+
+@pytest.fixture
+def socket_path(mem: Memory, store_path: Path) -> str:
+    if mem._engine.store.server is None:
+        pytest.skip("needs the embedded store (its unix socket)")
+    return str(json.loads((store_path / "server.json").read_text())["socket"])
+
+
+def test_granted_user_is_confined_to_its_tenant(
+    invoke: Invoke,
+    mem: Memory,
+    tenant_id: str,
+    socket_path: str,
+    hash_embedder: object,
+    tenants_to_drop: list[str],
+) -> None:
+    mine, other = tenant_id + "-a", tenant_id + "-b"
+    tenants_to_drop.extend([mine, other])
+    user = f"u-{tenant_id}"
+    assert invoke("tenants", "grant", mine, "--user", user).exit_code == 2  # tenant must exist
+    for t in (mine, other):
+        assert invoke("tenants", "create", t).exit_code == 0
+    mem.tenant(other).add("Other tenant's secret plan.", id="o1")
+
+    r = invoke("tenants", "grant", mine, "--user", user, "--json")
+    assert r.exit_code == 0, r.stderr
+    g = json.loads(r.stdout)
+    assert g["tenants"] == [mine] and g["password"] and "+@all" not in g["commands"]
+
+    raw = redis.Redis(unix_socket_path=socket_path, decode_responses=True)
+    try:
+        rules = raw.execute_command("ACL", "GETUSER", user)
+        flat = json.dumps(rules)
+        assert f"~falkmem:{mine}" in flat and "+@all" not in flat
+    finally:
+        raw.close()
+
+    url = f"unix://{socket_path}"
+    with Memory(url=url, username=user, password=g["password"], embedder=hash_embedder) as m:
+        t = m.tenant(mine)
+        t.add("Priya leads the Atlas team.", id="a1", entities=["Atlas team"])
+        assert t.search("who leads Atlas?", k=1).ids == ["a1"]
+        assert t.count() == 1
+        for call in (lambda: m.tenant(other).search("secret plan", k=1),
+                     lambda: m.tenant(other).add("sneaky write", id="x"),
+                     lambda: m.tenant(other).count()):  # fmt: skip
+            with pytest.raises(FalkmemError) as err:
+                call()
+            assert "permission" in str(err.value).lower()
+        with pytest.raises(FalkmemError):
+            m.drop_tenant(mine)  # GRAPH.DELETE is not granted
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            m._engine.store.db.connection.execute_command("GRAPH.CONFIG", "SET", "TIMEOUT_MAX", "0")
+    assert mem.tenant(other).count() == 1
+
+    r = invoke("tenants", "revoke", mine, "--user", user, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["deleted"] is True
+    # the user is gone: authentication fails (Store's constructor lets redis' error through)
+    with pytest.raises((FalkmemError, redis.exceptions.AuthenticationError)):
+        Memory(
+            url=url, username=user, password=g["password"], embedder=hash_embedder, retry_attempts=1
+        ).close()
+    assert invoke("tenants", "revoke", mine, "--user", user).exit_code == 2  # no such user
+    assert invoke("tenants", "grant", mine, "--user", "default").exit_code == 2
+
+
+def test_a_user_can_hold_two_tenants_and_lose_one(
+    invoke: Invoke, tenant_id: str, socket_path: str, tenants_to_drop: list[str]
+) -> None:
+    a, b = tenant_id + "-x", tenant_id + "-y"
+    tenants_to_drop.extend([a, b])
+    user = f"v-{tenant_id}"
+    for t in (a, b):
+        assert invoke("tenants", "create", t).exit_code == 0
+    assert invoke("tenants", "grant", a, "--user", user, "--password", "pw-1").exit_code == 0
+    r = json.loads(invoke("tenants", "grant", b, "--user", user, "--json").stdout)
+    assert r["tenants"] == sorted([a, b]) and r["password"] is None
+    r = json.loads(invoke("tenants", "revoke", a, "--user", user, "--json").stdout)
+    assert r["tenants"] == [b] and r["deleted"] is False
+    assert json.loads(invoke("tenants", "revoke", b, "--user", user, "--json").stdout)["deleted"] is True
