@@ -12,6 +12,7 @@ safe because the redirecting node did not run the command.
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -120,11 +121,8 @@ class FalkmemCluster(RedisCluster):
 
     def _replica_of(self, key: Any) -> ClusterNode | None:
         slot: int = self.keyslot(key)  # type: ignore[no-untyped-call]
-        nodes = self.nodes_manager.slots_cache.get(slot) or []
-        if len(nodes) < 2:
-            return None
-        node: ClusterNode = self.nodes_manager.get_node_from_slot(slot, server_type="replica")
-        return node
+        nodes: list[ClusterNode] = self.nodes_manager.slots_cache.get(slot) or []
+        return random.choice(nodes[1:]) if len(nodes) > 1 else None  # [0] is the primary
 
 
 def _is_ro_query(args: tuple[Any, ...]) -> bool:

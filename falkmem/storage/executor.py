@@ -12,6 +12,7 @@ everything else is MERGEd).
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -23,6 +24,7 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_rand
 from ..errors import (
     ConnectionFailed,
     FalkmemError,
+    InputError,
     QueryFailed,
     QueryTimeout,
     StorageError,
@@ -39,6 +41,7 @@ _TIMEOUT = ("Query timed out",)
 _MISSING_GRAPH = ("Invalid graph operation on empty key", "empty key")
 _BUSY = ("Max pending queries exceeded",)
 _CONSTRAINT = ("unique constraint violation",)
+_BAD_PARAM = re.compile(r"Failed to parse query parameter '(\w+)'")
 
 
 class ConstraintViolation(QueryFailed):
@@ -69,7 +72,7 @@ _UNREACHABLE: tuple[type[Exception], ...] = (
 
 
 def _retryable(exc: BaseException) -> bool:
-    if isinstance(exc, redis.TimeoutError):
+    if isinstance(exc, (redis.TimeoutError, redis_exc.AuthenticationError)):
         return False
     return isinstance(exc, _UNREACHABLE)
 
@@ -111,6 +114,16 @@ class Executor:
             return self._retrying()(guarded)
         except FalkmemError:
             raise
+        except UnicodeEncodeError:
+            # Raised by the driver while encoding the command: nothing was sent.
+            raise InputError(
+                "parameters", f"{what}: must be valid Unicode text (a lone surrogate cannot be sent)"
+            ) from None
+        except redis_exc.AuthenticationError as exc:
+            raise ConnectionFailed(
+                f"{what} on {where}: the server refused the credentials ({type(exc).__name__});"
+                " check the username and password"
+            ) from exc
         except redis.TimeoutError as exc:
             raise QueryTimeout(
                 f"{what} on {where}: no answer from the server before the socket timeout; it may"
@@ -130,6 +143,11 @@ class Executor:
                 ) from exc
             if any(s in msg for s in _MISSING_GRAPH):
                 raise TenantNotFound(f"{where} does not exist") from exc
+            bad = _BAD_PARAM.search(msg)
+            if bad:  # the server could not read a value (e.g. a NUL character): nothing ran
+                raise InputError(
+                    bad.group(1), f"{what}: the server cannot read this value (a NUL character?)"
+                ) from None
             if any(s.lower() in msg.lower() for s in _CONSTRAINT):
                 raise ConstraintViolation(f"{what} on {where}: unique constraint violation") from exc
             # The server's message names the problem, not parameter values.

@@ -70,7 +70,16 @@ class Store:
                     pool.disconnect()
                     seeds = cluster.parse_cluster_url(_as_cluster_url(settings.url))
             if seeds is None:
-                self.db = falkordb.FalkorDB(connection_pool=pool)
+                try:  # the driver probes the server (INFO) while it is constructed
+                    self.db = falkordb.FalkorDB(connection_pool=pool)
+                except redis.AuthenticationError as exc:
+                    raise ConnectionFailed(
+                        f"{_redact(settings.url)} refused the credentials; check the username and password"
+                    ) from exc
+                except redis.RedisError as exc:
+                    raise ConnectionFailed(
+                        f"cannot reach {_redact(settings.url)} ({type(exc).__name__}); check that FalkorDB is running"
+                    ) from exc
             else:
                 self.cluster = _open_cluster(seeds, settings, common)
                 self.db = cluster.falkordb_client(self.cluster)

@@ -119,9 +119,13 @@ class LocalCluster:
                 repl = c.info("replication")
                 if repl.get("role") == "slave" and repl.get("master_link_status") != "up":
                     return False
-            listed = sum(len(r) - 3 for r in self._live().client(2).execute_command("CLUSTER SLOTS"))
             live_replicas = sum(len(r) for r in self.topology().values())
-            return len(self.primary_ports()) == self.primaries and listed >= live_replicas
+            for n in self.nodes:
+                if n.alive():  # every node must list every replica: clients ask any of them
+                    slots = n.client(2).execute_command("CLUSTER SLOTS")
+                    if sum(len(r) - 3 for r in slots) < live_replicas:
+                        return False
+            return len(self.primary_ports()) == self.primaries
 
         self._wait(healthy, "the cluster to be healthy", timeout_s)
 
@@ -186,3 +190,28 @@ class LocalCluster:
                 last = exc
             time.sleep(0.1)
         raise TimeoutError(f"waited {timeout_s:.0f} s for {what} (last error: {last!r})")
+
+
+def tenants_on_distinct_shards(cluster: LocalCluster, prefix: str) -> dict[int, str]:
+    """One tenant id per primary: ``{primary port: tenant id}`` (``prefix-0``, ``prefix-1``...)."""
+    out: dict[int, str] = {}
+    primaries = set(cluster.primary_ports())
+    i = 0
+    while set(out) != primaries:
+        tid = f"{prefix}-{i}"
+        out.setdefault(cluster.slot_owner(f"falkmem:{tid}"), tid)
+        i += 1
+    return out
+
+
+def wait_replicated(cluster: LocalCluster, primary: int, timeout_s: float = 10.0) -> None:
+    """Until every replica of ``primary`` has acknowledged all it wrote so far (WAIT, from outside)."""
+    client = cluster.node(primary).client()
+    target = int(client.info("replication")["master_repl_offset"])
+
+    def caught_up() -> bool:
+        info = client.info("replication")
+        offsets = [int(v["offset"]) for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)]
+        return bool(offsets) and min(offsets) >= target
+
+    cluster._wait(caught_up, f"the replicas of {primary} to catch up", timeout_s)
