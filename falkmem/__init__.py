@@ -36,7 +36,14 @@ from .memory import Memory as Memory
 from .models import AddResult as AddResult
 from .models import ContextResult as ContextResult
 from .models import Explain as Explain
+from .models import ConsolidateResult as ConsolidateResult
+from .models import ForgetResult as ForgetResult
+from .models import HealthReport as HealthReport
+from .models import History as History
+from .models import HistoryEntry as HistoryEntry
 from .models import Hit as Hit
+from .models import MaintainResult as MaintainResult
+from .models import ReconcileResult as ReconcileResult
 from .models import Record as Record
 from .models import SearchResult as SearchResult
 from .routing.router import Plan as Plan
@@ -61,6 +68,7 @@ __all__ = [
     "AsyncTenant",
     "ConfigError",
     "ConnectionFailed",
+    "ConsolidateResult",
     "ContextResult",
     "CypherFileError",
     "DimensionMismatch",
@@ -68,15 +76,21 @@ __all__ = [
     "Explain",
     "ExtractionError",
     "FalkmemError",
+    "ForgetResult",
+    "HealthReport",
+    "History",
+    "HistoryEntry",
     "Hit",
     "InputError",
     "InvalidTenantId",
     "LimitExceeded",
+    "MaintainResult",
     "Memory",
     "NotFound",
     "Plan",
     "QueryFailed",
     "QueryTimeout",
+    "ReconcileResult",
     "Record",
     "RerankError",
     "RouterConfig",

@@ -20,6 +20,8 @@ from .embedding.base import Embedder
 from .memory import Memory
 from .extraction.base import Extractor
 from .models import AddResult, ContextResult, Explain, Hit, Record, SearchResult
+from .models import ConsolidateResult, ForgetResult, HealthReport, History, MaintainResult, ReconcileResult
+from .evolution.classifier import Classifier
 from .ranking.rerank import Reranker
 from .retrieval.pipeline import RouteArg
 from .routing.router import RouterConfig
@@ -77,6 +79,30 @@ class AsyncTenant:
     async def delete(self, id: str) -> bool:
         return await asyncio.to_thread(self._sync.delete, id)
 
+    async def forget(
+        self, id: str | None = None, *, session: str | None = None, user: str | None = None
+    ) -> ForgetResult:
+        return await asyncio.to_thread(self._sync.forget, id, session=session, user=user)
+
+    async def history(self, key: str | None = None, *, entity: str | None = None, limit: int = 100) -> History:
+        return await asyncio.to_thread(self._sync.history, key, entity=entity, limit=limit)
+
+    async def maintain(self, *, now: datetime | str | None = None) -> MaintainResult:
+        return await asyncio.to_thread(self._sync.maintain, now=now)
+
+    async def consolidate(self, *, threshold: float | None = None, dry_run: bool = False) -> ConsolidateResult:
+        return await asyncio.to_thread(self._sync.consolidate, threshold=threshold, dry_run=dry_run)
+
+    async def health(self) -> HealthReport:
+        return await asyncio.to_thread(self._sync.health)
+
+    async def reconcile(
+        self, id: str, *, classifier: Classifier, k: int = 5, min_similarity: float = 0.6
+    ) -> ReconcileResult:
+        return await asyncio.to_thread(
+            self._sync.reconcile, id, classifier=classifier, k=k, min_similarity=min_similarity
+        )
+
     async def get(self, id: str) -> Hit:
         return await asyncio.to_thread(self._sync.get, id)
 
@@ -92,10 +118,12 @@ class AsyncTenant:
         max_hops: int | None = None,
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
+        as_of: datetime | str | None = None,
     ) -> SearchResult:
         return await asyncio.to_thread(
-            self._sync.search, query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router
-        )
+            self._sync.search, query_text, k=k, route=route, max_hops=max_hops, channels=channels,
+            router=router, as_of=as_of,
+        )  # fmt: skip
 
     async def explain(
         self,
@@ -115,10 +143,13 @@ class AsyncTenant:
         route: RouteArg = "auto",
         max_hops: int | None = None,
         k: int | None = None,
+        include_history: bool = False,
+        as_of: datetime | str | None = None,
     ) -> ContextResult:
         return await asyncio.to_thread(
-            self._sync.context, query_text, budget_tokens=budget_tokens, route=route, max_hops=max_hops, k=k
-        )
+            self._sync.context, query_text, budget_tokens=budget_tokens, route=route, max_hops=max_hops, k=k,
+            include_history=include_history, as_of=as_of,
+        )  # fmt: skip
 
 
 class AsyncMemory:

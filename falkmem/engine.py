@@ -94,6 +94,14 @@ class Engine:
             for key, name in pairs:
                 k.add(key, name)
 
+    def discard_entities(self, tenant_id: str, keys: Iterable[str]) -> None:
+        """Drop erased entities from the tenant's known-entity index (when it is loaded)."""
+        with self._lock:
+            k = self._known.get(tenant_id)
+            if k is not None:
+                for key in keys:
+                    k.discard(key)
+
     def forget_tenant(self, tenant_id: str) -> None:
         with self._lock:
             self._known.pop(tenant_id, None)

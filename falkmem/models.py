@@ -156,3 +156,159 @@ class Explain(BaseModel):
     """How far the walk was allowed to go."""
     depth_reached: int = 0
     """The longest path the walk found (0 on the vector route): where the chain stopped."""
+
+
+# --- memory that evolves ----------------------------------------------------------------------
+
+
+class HistoryEntry(BaseModel):
+    """One version in a fact's history.
+
+    ``superseded_by`` is the id of the version that replaced it (None for the current one),
+    ``supersedes`` the ids it replaced; ``invalid_at`` is when it stopped being true.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    id: str
+    text: str
+    kind: str
+    status: str
+    key: str | None = None
+    valid_at: datetime | None = None
+    invalid_at: datetime | None = None
+    created_at: datetime | None = None
+    session: str | None = None
+    superseded_by: str | None = None
+    supersedes: tuple[str, ...] = ()
+    reason: str | None = None
+    """Why it was replaced: ``key`` (a new value for its key) or the classifier's verdict."""
+
+
+class History(BaseModel):
+    """A fact's versions, oldest first (by ``valid_at``, then ``created_at``)."""
+
+    model_config = ConfigDict(frozen=True)
+    key: str | None = None
+    entity: str | None = None
+    entries: tuple[HistoryEntry, ...]
+
+    def __iter__(self) -> Iterator[HistoryEntry]:  # type: ignore[override]  # iterate entries
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __getitem__(self, i: int) -> HistoryEntry:
+        return self.entries[i]
+
+    @property
+    def current(self) -> HistoryEntry | None:
+        """The active version, if any."""
+        return next((e for e in reversed(self.entries) if e.status == "active"), None)
+
+
+class ForgetResult(BaseModel):
+    """What ``forget`` (or retention) erased. Erased memories are deleted, not flagged."""
+
+    model_config = ConfigDict(frozen=True)
+    artifacts: int = 0
+    """Memories erased (node, text, embedding, metadata and links deleted)."""
+    tokens: int = 0
+    """Their tokens, removed from the keyword statistics."""
+    edges_removed: int = 0
+    """RELATED_TO edges whose only evidence was erased."""
+    edges_updated: int = 0
+    """RELATED_TO edges that lost some evidence (ids removed, weight reduced)."""
+    entities_removed: int = 0
+    """Entities left with no supporting memory, deleted."""
+    sessions_removed: int = 0
+    """Sessions left empty, deleted."""
+    users_removed: int = 0
+    ids: tuple[str, ...] = ()
+    """The erased memory ids."""
+
+    def __add__(self, other: ForgetResult) -> ForgetResult:
+        return ForgetResult(
+            **{f: getattr(self, f) + getattr(other, f) for f in type(self).model_fields}
+        )
+
+
+class MaintainResult(BaseModel):
+    """What ``maintain()`` did: retention by kind, and orphan clean-up."""
+
+    model_config = ConfigDict(frozen=True)
+    expired: dict[str, int] = Field(default_factory=dict)
+    """Memories erased per kind because they outlived the kind's TTL."""
+    forgotten: ForgetResult = Field(default_factory=ForgetResult)
+    orphan_entities_removed: int = 0
+    empty_sessions_removed: int = 0
+
+
+class ConsolidateResult(BaseModel):
+    """Near-duplicate groups found and linked under one canonical fact."""
+
+    model_config = ConfigDict(frozen=True)
+    scanned: int
+    groups: tuple[tuple[str, ...], ...]
+    """Each group: the canonical id first, then its duplicates."""
+    linked: int
+    """Duplicates linked (``DUPLICATE_OF`` → canonical, status ``superseded``)."""
+    threshold: float
+    truncated: bool = False
+    """True when more active memories existed than ``consolidate_max`` (scan was bounded)."""
+
+
+class Hub(BaseModel):
+    """An entity and its degree."""
+
+    model_config = ConfigDict(frozen=True)
+    key: str
+    name: str
+    degree: int
+    """RELATED_TO edges, both directions."""
+    references: int
+    """Memories that reference it."""
+
+
+class HealthReport(BaseModel):
+    """The shape of a tenant's memory: what consolidation and the hub guard need to know."""
+
+    model_config = ConfigDict(frozen=True)
+    artifacts: dict[str, int]
+    """Memories per status."""
+    entities: int
+    orphan_entities: int
+    """Entities no memory references."""
+    related_edges: int
+    edges: int
+    """Every edge of the graph."""
+    nodes: int
+    edges_per_node: float
+    related_per_entity: float
+    superseded_ratio: float
+    """superseded / (active + superseded)."""
+    duplicate_candidates: int
+    """Pairs of active memories at or above the consolidation threshold."""
+    hubs: tuple[Hub, ...]
+    """The largest entities by RELATED_TO degree."""
+
+
+class ReconcileDecision(BaseModel):
+    """One classified pair and what was done about it."""
+
+    model_config = ConfigDict(frozen=True)
+    other: str
+    relation: str
+    """duplicate, refinement, supersession, contradiction or unrelated."""
+    similarity: float
+    action: str
+    """``linked_duplicate``, ``superseded``, ``kept`` (the other is newer) or ``none``."""
+    winner: str | None = None
+
+
+class ReconcileResult(BaseModel):
+    """What ``reconcile`` decided for one memory against its nearest neighbours."""
+
+    model_config = ConfigDict(frozen=True)
+    id: str
+    decisions: tuple[ReconcileDecision, ...]

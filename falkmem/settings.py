@@ -126,6 +126,28 @@ class Settings(BaseSettings):
     context_candidates: int = Field(default=20, ge=1, le=200)
     """How many ranked memories ``context()`` considers before packing."""
 
+    # --- evolution: keyed facts, time, forgetting, consolidation -------------------------------
+    derive_keys: bool = True
+    """Derive a fact key (``relation:subject``) from a single-valued relation in a short fact."""
+    derive_key_kinds: tuple[str, ...] = ("fact",)
+    """Memory kinds that may get a derived key (dialog turns say several things: not by default)."""
+    single_valued_relations: tuple[str, ...] = ("reports_to", "holds_role")
+    """Relations with one current object per subject: a new object supersedes the old fact."""
+    recency_weight: float = Field(default=0.0, ge=0, le=1)
+    """Recency weighting of search scores: 0 (off) to 1; see ``recency_half_life_days``."""
+    recency_half_life_days: float = Field(default=30.0, gt=0)
+    """Age (from ``valid_at``) at which the recency factor halves."""
+    retention_days: dict[str, float] = Field(default_factory=dict)
+    """TTL per kind in days (``{"episode": 90}``), applied by ``maintain()``; JSON in the env."""
+    forget_page: int = Field(default=500, ge=1, le=10_000)
+    """Artifacts erased per atomic write query by ``forget``/``maintain``."""
+    consolidate_threshold: float = Field(default=0.95, gt=0, le=1)
+    """Cosine similarity at or above which two active facts are near-duplicates."""
+    consolidate_max: int = Field(default=20_000, ge=1, le=1_000_000)
+    """Most active artifacts one ``consolidate()``/``health()`` scan compares (bounded cost)."""
+    health_hubs: int = Field(default=10, ge=1, le=1000)
+    """How many of the largest hub entities ``health()`` lists."""
+
     @classmethod
     def load(cls, **overrides: object) -> Settings:
         """Read the environment, apply ``overrides``, and raise ``ConfigError`` on a bad value."""

@@ -13,6 +13,10 @@ from .ingest.validate import Prepared, prepare
 from .ingest.writer import write_batch
 from .context.pack import ContextItem, pack
 from .models import AddResult, ContextResult, Explain, Hit, Record, SearchResult
+from .models import ConsolidateResult, ForgetResult, HealthReport, History, MaintainResult, ReconcileResult
+from .evolution import ops as evo
+from .evolution.classifier import Classifier
+from .evolution.keys import KeyPolicy
 from .retrieval.pipeline import Retrieval, RouteArg, retrieve
 from .routing.router import RouterConfig
 from .storage.cypher import query
@@ -101,6 +105,9 @@ class Tenant:
         if not prepared:
             return AddResult(added=(), skipped=())
         meta = eng.ensure_tenant(self.id)
+        policy = (
+            KeyPolicy(frozenset(s.single_valued_relations), frozenset(s.derive_key_kinds)) if s.derive_keys else None
+        )
         added: list[str] = []
         skipped: list[str] = []
         for start in range(0, len(prepared), batch_size):
@@ -108,7 +115,7 @@ class Tenant:
             out = write_batch(
                 eng.store.executor, self.graph, chunk,
                 embedder=eng.embedder, dimension=meta.dimension, now=now,
-                extractor=eng.extractor, known=eng.known(self.id),
+                extractor=eng.extractor, known=eng.known(self.id), key_policy=policy,
             )  # fmt: skip
             added.extend(out.added)
             skipped.extend(out.skipped)
@@ -118,11 +125,75 @@ class Tenant:
         return AddResult(added=tuple(added), skipped=tuple(skipped))
 
     def delete(self, id: str) -> bool:
-        """Delete one memory and its edges; False when no such id."""
-        eng = self._engine
-        eng.store.meta(self.id)
-        rows = eng.store.executor.run(self.graph, query("ingest/delete_artifact"), {"id": id})
-        return bool(rows and rows[0]["deleted"])
+        """Delete one memory, with the same clean-up as ``forget(id)``; False when no such id."""
+        return self.forget(id).artifacts > 0
+
+    # --- evolving -------------------------------------------------------------------------
+    def forget(
+        self, id: str | None = None, *, session: str | None = None, user: str | None = None
+    ) -> ForgetResult:
+        """Erase memories for good: one id, a whole session, or everything of one user.
+
+        Erased memories are deleted, not flagged: text, embedding, metadata and links go.
+        RELATED_TO evidence that only they held is deleted (else their ids leave the edge and its
+        weight shrinks), entities no remaining memory references are deleted, empty sessions
+        (and, for ``user=``, the user's node) too; the keyword statistics are updated. Work is
+        done in atomic pages of ``forget_page`` memories; only this tenant's graph is touched.
+
+        Raises:
+            InputError: no selector, or more than one.
+            TenantNotFound: the tenant does not exist.
+        """
+        return evo.forget_memories(self._engine, self.id, id, session, user)
+
+    def history(self, key: str | None = None, *, entity: str | None = None, limit: int = 100) -> History:
+        """The versions of a fact key, or the memories about an entity, oldest first.
+
+        Each entry says what replaced it (``superseded_by``, ``reason``), when it stopped being
+        true (``invalid_at``) and what it replaced. Erased memories are not in it. ``limit`` keeps
+        the newest versions.
+
+        Raises:
+            NotFound: no fact has this key / no entity has this name.
+            InputError: neither or both of key and entity; limit out of range.
+        """
+        return evo.history(self._engine, self.id, key, entity, limit)
+
+    def maintain(self, *, now: datetime | str | None = None) -> MaintainResult:
+        """Apply the retention policy (``retention_days``, a TTL per kind, on ``created_at``)
+        and clean up orphan entities and empty sessions. ``now`` overrides the clock."""
+        return evo.maintain(self._engine, self.id, evo.as_of_timestamp(now, "now"))
+
+    def consolidate(self, *, threshold: float | None = None, dry_run: bool = False) -> ConsolidateResult:
+        """Link near-duplicate active memories under one canonical memory (no LLM).
+
+        Memories without a fact key whose embeddings reach ``threshold`` cosine similarity
+        (default ``consolidate_threshold``) and carry the same numbers are grouped; the oldest
+        is canonical, the others get ``(dup)-[:DUPLICATE_OF]->(canonical)``, ``canonical_id``
+        and status ``superseded`` (kept as provenance). At most ``consolidate_max`` memories are
+        scanned (``truncated`` says so).
+        """
+        return evo.consolidate(self._engine, self.id, threshold, dry_run)
+
+    def health(self) -> HealthReport:
+        """Orphan entities, duplicate candidates, superseded ratio, edges per node, largest hubs."""
+        return evo.health(self._engine, self.id)
+
+    def reconcile(
+        self, id: str, *, classifier: Classifier, k: int = 5, min_similarity: float = 0.6
+    ) -> ReconcileResult:
+        """Classify one memory against its ``k`` nearest active neighbours and act on it.
+
+        ``duplicate`` links the newer under the older (DUPLICATE_OF); ``refinement``,
+        ``supersession`` and ``contradiction`` retire the one with the older ``valid_at``
+        (SUPERSEDES, with the verdict as ``reason``); ``unrelated`` changes nothing. Facts of
+        the same key are left to their key.
+
+        Raises:
+            NotFound: no memory has this id.
+            ExtractionError: the classifier failed.
+        """
+        return evo.reconcile(self._engine, self.id, id, classifier, k, min_similarity)
 
     # --- reading ------------------------------------------------------------------------
     def get(self, id: str) -> Hit:
@@ -155,6 +226,7 @@ class Tenant:
         max_hops: int | None = None,
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
+        as_of: datetime | str | None = None,
     ) -> SearchResult:
         """The ``k`` memories most relevant to ``query_text``, best first.
 
@@ -171,12 +243,18 @@ class Tenant:
             max_hops: how far the hybrid route walks (1–3; default from settings).
             channels: limit the channels (``vector``, ``keyword``, ``graph``); for benchmarks.
             router: router thresholds for this call (default from settings).
+            as_of: answer what was true then (a datetime or ISO-8601; naive = UTC):
+                memories with ``valid_at <= as_of < invalid_at``, superseded ones included.
+                Default: the active memories only.
 
         Raises:
-            InputError: empty query, query over the length limit, k out of range, bad route.
+            InputError: empty query, query over the length limit, k out of range, bad route,
+                bad ``as_of``.
             TenantNotFound: the tenant does not exist (reading never creates it).
         """
-        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router)
+        r = self._retrieve(
+            query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router, as_of=as_of
+        )
         return SearchResult(
             hits=tuple(r.hits), route=r.plan.route, reranker=r.reranker, timings_ms=r.timings_ms, plan=r.plan
         )
@@ -209,6 +287,8 @@ class Tenant:
         route: RouteArg = "auto",
         max_hops: int | None = None,
         k: int | None = None,
+        include_history: bool = False,
+        as_of: datetime | str | None = None,
     ) -> ContextResult:
         """Compressed context for a prompt: the best memories packed into ``budget_tokens``.
 
@@ -216,24 +296,32 @@ class Tenant:
         terms, episodes are ordered by time when the question refers back, graph evidence is
         rendered as compact triples, and every line carries its provenance (id · session ·
         time). The text never exceeds the budget under the configured token counter.
+
+        Superseded memories are left out unless ``include_history=True``, which also adds the
+        earlier versions of the keyed facts found, marked with when they stopped being true.
+        ``as_of`` packs what was true then (see ``search``).
         """
         eng = self._engine
         budget = budget_tokens if budget_tokens is not None else eng.settings.context_budget_tokens
         if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
             raise InputError("budget_tokens", "must be a positive integer")
         n = k if k is not None else eng.settings.context_candidates
-        r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops)
+        r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of)
         t = time.perf_counter()
         items = [
             ContextItem(
                 id=h.id, text=h.text, score=h.score, session=h.session, at=h.valid_at, kind=h.kind,
                 triples=tuple(dict.fromkeys(tr for p in r.paths.get(h.id, ()) for tr in p)),
-                superseded=h.status == "superseded",
+                superseded=h.status == "superseded" and as_of is None,  # as_of: true then
             )
             for h in r.hits
         ]  # fmt: skip
+        if include_history:
+            items += evo.history_items(eng, self.id, r.hits)
         counter = eng.token_counter
-        packed = pack(query_text, items, budget_tokens=budget, counter=counter)
+        packed = pack(
+            query_text, items, budget_tokens=budget, counter=counter, history=True if include_history else None
+        )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)
         return ContextResult(
@@ -251,12 +339,14 @@ class Tenant:
         max_hops: int | None,
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
+        as_of: datetime | str | None = None,
     ) -> Retrieval:
         s = self._engine.settings
         _check_query(query_text, k, max_chars=s.max_query_chars, max_k=s.max_k)
+        ts = evo.as_of_timestamp(as_of)
         return retrieve(
             self._engine, self.id, query_text, k=k, route=route, max_hops=max_hops,
-            channels=channels, router=router,
+            channels=channels, router=router, as_of=ts,
         )  # fmt: skip
 
 

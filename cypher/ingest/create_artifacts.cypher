@@ -5,12 +5,41 @@
 // user and agent links, the entities it references (MERGEd by key) and the RELATED_TO evidence
 // between them (subject -> object). The unique constraint on Artifact.id refuses a duplicate id,
 // so a retried batch can never be applied twice.
+// Keyed facts (r.key set) are placed into their key's history in the same query, so concurrent
+// writers cannot leave two active facts: `prev` is the latest version valid at r.valid_at, `nxt` the
+// first one after it. A restatement (same fact_hash as `prev`) creates nothing. Otherwise the new
+// artifact SUPERSEDES `prev` (which becomes superseded, invalid from r.valid_at) and, when a newer
+// `nxt` exists, is itself stored superseded by `nxt` (told late: history stays in time order).
+// The caller sends at most one row per key per query.
 UNWIND $rows AS r
+CALL {
+  WITH r
+  OPTIONAL MATCH (prev:Artifact {key: r.key})
+  WHERE r.key IS NOT NULL AND prev.status IN ['active', 'superseded'] AND prev.valid_at <= r.valid_at
+  RETURN prev ORDER BY prev.valid_at DESC, prev.created_at DESC LIMIT 1
+}
+CALL {
+  WITH r
+  OPTIONAL MATCH (nxt:Artifact {key: r.key})
+  WHERE r.key IS NOT NULL AND nxt.status IN ['active', 'superseded'] AND nxt.valid_at > r.valid_at
+  RETURN nxt ORDER BY nxt.valid_at ASC, nxt.created_at ASC LIMIT 1
+}
+WITH r, prev, nxt
+WHERE prev IS NULL OR r.fact_hash IS NULL OR prev.fact_hash IS NULL OR prev.fact_hash <> r.fact_hash
 CREATE (a:Artifact {id: r.id, text: r.text, kind: r.kind, embedding: vecf32(r.embedding),
-                    created_at: $now, valid_at: r.valid_at, status: 'active', metadata: r.metadata,
-                    attribution: r.attribution, n_tokens: r.n_tokens})
+                    created_at: $now, valid_at: r.valid_at, metadata: r.metadata,
+                    attribution: r.attribution, n_tokens: r.n_tokens,
+                    status: CASE WHEN nxt IS NULL THEN 'active' ELSE 'superseded' END})
 SET a.session_id = r.session, a.speaker = r.speaker, a.agent_id = r.agent, a.user_id = r.user,
-    a.key = r.key, a.source = r.source
+    a.key = r.key, a.source = r.source, a.fact_hash = r.fact_hash, a.invalid_at = nxt.valid_at
+FOREACH (x IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END |
+  SET x.status = 'superseded', x.invalid_at = r.valid_at
+  CREATE (a)-[:SUPERSEDES {created_at: $now, reason: 'key'}]->(x))
+FOREACH (x IN CASE WHEN nxt IS NULL THEN [] ELSE [nxt] END |
+  CREATE (x)-[:SUPERSEDES {created_at: $now, reason: 'key'}]->(a))
+WITH a, r, prev, nxt
+OPTIONAL MATCH (nxt)-[old:SUPERSEDES]->(prev)
+DELETE old
 FOREACH (sid IN CASE WHEN r.session IS NULL THEN [] ELSE [r.session] END |
   MERGE (s:Session {id: sid})
   CREATE (s)-[:CONTAINS]->(a))
@@ -35,7 +64,7 @@ FOREACH (t IN r.triples |
   MERGE (s)-[rel:RELATED_TO {relation: t.relation}]->(o)
   ON CREATE SET rel.weight = 0.0, rel.artifact_ids = [], rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
   SET rel.weight = rel.weight + t.weight, rel.artifact_ids = rel.artifact_ids + [r.id])
-WITH count(a) AS created, sum(a.n_tokens) AS tokens
+WITH collect(a.id) AS ids, sum(a.n_tokens) AS tokens
 MATCH (m:_Meta {id: 'meta'})
-SET m.n_docs = coalesce(m.n_docs, 0) + created, m.n_tokens = coalesce(m.n_tokens, 0) + tokens
-RETURN created
+SET m.n_docs = coalesce(m.n_docs, 0) + size(ids), m.n_tokens = coalesce(m.n_tokens, 0) + tokens
+RETURN size(ids) AS created, ids

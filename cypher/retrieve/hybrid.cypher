@@ -1,6 +1,8 @@
 // name: hybrid
 // mode: read
-// params: vector, fetch_k, seed_k, entity_keys, vector_seed_weight, decay, max_hops, per_entity, per_node_artifacts, limit
+// params: vector, fetch_k, seed_k, entity_keys, vector_seed_weight, decay, max_hops, per_entity, per_node_artifacts, limit, as_of
+// $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
+// invalid_at, superseded included, erased and duplicate-linked ones excluded).
 // The hybrid route in one round trip. Vector hits and the entities the router matched seed a
 // walk over RELATED_TO (1 to $max_hops hops, direction ignored). Each hop runs inside CALL {}
 // with a LIMIT per entity: the only bound that holds near a hub (a 10,000-edge hub took 2 s
@@ -13,7 +15,8 @@
 // (the edge's artifact_ids). Returns one row: the vector hits and the graph hits with paths.
 CALL db.idx.vector.queryNodes('Artifact', 'embedding', $fetch_k, vecf32($vector)) YIELD node, score
 WITH node, 1.0 - score AS sim
-WHERE node.status = 'active'
+WHERE (($as_of IS NULL AND node.status = 'active') OR ($as_of IS NOT NULL AND node.status IN ['active', 'superseded']
+       AND node.canonical_id IS NULL AND node.valid_at <= $as_of AND (node.invalid_at IS NULL OR node.invalid_at > $as_of)))
 WITH node, sim ORDER BY sim DESC
 WITH collect({n: node, sim: sim,
               a: node {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
@@ -87,7 +90,8 @@ CALL {
   CALL {
     WITH e
     MATCH (x:Artifact)-[:REFERENCES]->(e)
-    WHERE x.status = 'active'
+    WHERE (($as_of IS NULL AND x.status = 'active') OR ($as_of IS NOT NULL AND x.status IN ['active', 'superseded']
+          AND x.canonical_id IS NULL AND x.valid_at <= $as_of AND (x.invalid_at IS NULL OR x.invalid_at > $as_of)))
     RETURN x LIMIT $per_node_artifacts
   }
   RETURN x, act / sqrt(toFloat(indegree(e, 'REFERENCES'))) AS contribution, path
@@ -97,7 +101,8 @@ CALL {
   WITH l WHERE size(l.path) > 0
   UNWIND l.ev AS xid
   MATCH (x:Artifact {id: xid})
-  WHERE x.status = 'active'
+  WHERE (($as_of IS NULL AND x.status = 'active') OR ($as_of IS NOT NULL AND x.status IN ['active', 'superseded']
+        AND x.canonical_id IS NULL AND x.valid_at <= $as_of AND (x.invalid_at IS NULL OR x.invalid_at > $as_of)))
   RETURN x, l.a AS contribution, l.path AS path
 }
 WITH hits, x, sum(contribution) AS score, collect(DISTINCT path) AS paths

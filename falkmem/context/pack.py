@@ -167,6 +167,7 @@ def pack(
     budget_tokens: int,
     counter: TokenCounter,
     chronological: bool | None = None,
+    history: bool | None = None,
 ) -> PackedContext:
     """Pack the best items into at most ``budget_tokens`` tokens, as counted by ``counter``.
 
@@ -191,6 +192,8 @@ def pack(
         counter: the token counter of the consuming model.
         chronological: order rendered items oldest first (True), by score (False), or
             automatically: by time when the query refers back (None).
+        history: keep superseded items (True), drop them (False), or keep them only when the
+            query refers back (None).
 
     Returns:
         The packed context.
@@ -209,6 +212,7 @@ def pack(
         raise InputError("budget_tokens", "must be at least 1")
     back = refers_back(query)
     by_time = back if chronological is None else chronological
+    keep_old = back if history is None else history
     terms = query_terms(query)
 
     ranked = sorted(items, key=lambda it: (-it.score, it.id))
@@ -218,7 +222,7 @@ def pack(
     seen_texts: set[str] = set()
     for item in ranked:
         key = _dedupe_key(item.text)
-        if (item.superseded and not back) or not key or item.id in seen_ids or key in seen_texts:
+        if (item.superseded and not keep_old) or not key or item.id in seen_ids or key in seen_texts:
             dropped.append(item.id)
             continue
         seen_ids.add(item.id)

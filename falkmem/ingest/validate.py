@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,6 +18,19 @@ from ..settings import Settings
 
 _ID_MAX = 256
 _SHORT_MAX = 256  # session, speaker, agent, user, key
+# Identifiers refuse control characters: NUL cannot be sent as a query parameter, and a
+# U+0001 in a property under a unique constraint (Artifact.id) crashed the FalkorDB server
+# (segfault in EnforceUniqueEntity, falkordblite's build), taking every tenant down.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _unicode(value: str, field: str) -> str:
+    """``value`` if it can be sent to the server as UTF-8 (a lone surrogate cannot)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(field, "must be valid Unicode text (it contains a lone surrogate)") from None
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +77,9 @@ def _short(value: object, field: str) -> str | None:
         raise InputError(field, "must be a non-empty string or None")
     if len(value) > _SHORT_MAX:
         raise LimitExceeded(field, f"must be at most {_SHORT_MAX} characters")
-    return value
+    if _CONTROL.search(value):
+        raise InputError(field, "must not contain control characters (U+0000–U+001F, U+007F)")
+    return _unicode(value, field)
 
 
 def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> Prepared:
@@ -93,18 +109,22 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         )
     if "\x00" in rec.text:
         raise InputError("text", "must not contain NUL characters")
+    _unicode(rec.text, "text")
     if rec.kind not in KINDS:
         raise InputError("kind", f"must be one of {sorted(KINDS)}, not {rec.kind!r}")
     rid = rec.id if rec.id is not None else uuid.uuid4().hex
     if not isinstance(rid, str) or not rid.strip() or len(rid) > _ID_MAX:
         raise InputError("id", f"must be a non-empty string of at most {_ID_MAX} characters")
+    if _CONTROL.search(rid):
+        raise InputError("id", "must not contain control characters (U+0000–U+001F, U+007F)")
+    _unicode(rid, "id")
     try:
         meta = json.dumps(dict(rec.metadata or {}), ensure_ascii=False, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError):
         raise InputError(
             "metadata", "must be JSON-serialisable (str, int, float, bool, None, lists and dicts)"
         ) from None
-    if len(meta.encode()) > settings.max_metadata_bytes:
+    if len(_unicode(meta, "metadata").encode()) > settings.max_metadata_bytes:
         raise LimitExceeded(
             "metadata", f"is over {settings.max_metadata_bytes} bytes as JSON (FALKMEM_MAX_METADATA_BYTES)"
         )
@@ -113,6 +133,9 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         name, etype = (e, "other") if isinstance(e, str) else (e.name, e.type)
         if not name.strip() or len(name) > _SHORT_MAX:
             raise InputError("entities", f"each name must be 1–{_SHORT_MAX} characters")
+        if "\x00" in name:
+            raise InputError("entities", "a name must not contain NUL characters")
+        _unicode(name, "entities")
         entities.append((name.strip(), etype))
     if len(entities) > settings.max_entities:
         raise LimitExceeded("entities", f"at most {settings.max_entities} per memory")
@@ -121,6 +144,10 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         s, r, o = (t.subject, t.relation, t.object) if isinstance(t, TripleIn) else t
         if not all(isinstance(x, str) and x.strip() and len(x) <= _SHORT_MAX for x in (s, r, o)):
             raise InputError("triples", f"each part of a triple must be 1–{_SHORT_MAX} characters")
+        if any("\x00" in x for x in (s, r, o)):
+            raise InputError("triples", "a part of a triple must not contain NUL characters")
+        for x in (s, r, o):
+            _unicode(x, "triples")
         triples.append((s.strip(), r.strip(), o.strip()))
     if len(triples) > settings.max_triples:
         raise LimitExceeded("triples", f"at most {settings.max_triples} per memory")

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from ..embedding.base import Embedder, embed_checked
 from ..errors import DimensionMismatch, InputError
+from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, rounds
 from ..extraction.keys import canonical_key, normalize_relation
 from ..keyword.tokens import tokenize
 from ..extraction.types import ENTITY_TYPES, EntityMention, Extraction, Triple
@@ -70,6 +71,7 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
         "agent": p.agent,
         "user": p.user,
         "key": p.key,
+        "fact_hash": None,
         "source": None,
         "valid_at": p.valid_at,
         "metadata": p.metadata,
@@ -99,6 +101,7 @@ def write_batch(
     extractor: _Extractor | None = None,
     known: Any = None,
     attribution: Any = None,
+    key_policy: KeyPolicy | None = None,
 ) -> WriteOutcome:
     """Write one batch atomically; ids that exist already (or repeat in the batch) are skipped.
 
@@ -135,12 +138,37 @@ def write_batch(
         if extractor is not None:
             ex = ex.merge(extractor.extract(p.text, known=known, speaker=p.speaker))
         attr = attribution(p) if attribution is not None else " ".join(x for x in (p.speaker, p.user) if x)
-        rows.append(_row(p, vectors[p.id], ex, attr))
+        row = _row(p, vectors[p.id], ex, attr)
+        _set_key(row, p, ex, key_policy)
+        rows.append(row)
         keys.extend((e.key, e.name) for e in ex.entities)
+    added: list[str] = []
+    for chunk in rounds(rows):  # a key's versions go in separate queries (see create_artifacts)
+        created = _create(executor, graph, chunk, now=now, skipped=skipped)
+        added.extend(created)
+        made = set(created)
+        restated = [r for r in chunk if r["id"] not in made and r["id"] not in skipped]
+        skipped.extend(_restated(executor, graph, restated))
+    return WriteOutcome(tuple(added), tuple(skipped), tuple(keys))
+
+
+def _set_key(row: dict[str, Any], p: Prepared, ex: Extraction, policy: KeyPolicy | None) -> None:
+    """The row's fact key (the caller's, normalised, or one derived) and its value hash."""
+    if p.key is not None:
+        row["key"], row["fact_hash"] = normalise_key(p.key), fact_hash(p.text)
+        return
+    derived = derive_key(ex, p.kind, policy) if policy is not None else None
+    row["key"], row["fact_hash"] = (derived[0], fact_hash(derived[1])) if derived else (None, None)
+
+
+def _create(
+    executor: Executor, graph: str, rows: list[dict[str, Any]], *, now: float, skipped: list[str]
+) -> list[str]:
+    """Run one create query; the ids it created (ids a concurrent writer created are skipped)."""
     for attempt in range(2):
         try:
-            executor.run(graph, query("ingest/create_artifacts"), {"rows": rows, "now": now})
-            break
+            out = executor.run(graph, query("ingest/create_artifacts"), {"rows": rows, "now": now})
+            return [str(i) for i in (out[0]["ids"] if out else [])]
         except ConstraintViolation:
             # A concurrent writer (or a retried call) created some of these ids: skip them.
             if attempt:
@@ -150,7 +178,19 @@ def write_batch(
             rows = [r for r in rows if r["id"] not in existing]
             if not rows:
                 break
-    return WriteOutcome(tuple(r["id"] for r in rows), tuple(skipped), tuple(keys))
+    return []
+
+
+def _restated(executor: Executor, graph: str, rows: list[dict[str, Any]]) -> list[str]:
+    """Ids of the existing facts that keyed rows restated (the write created nothing for them)."""
+    if not rows:
+        return []
+    found = executor.run(
+        graph, query("evolve/key_versions_at"),
+        {"pairs": [{"key": r["key"], "valid_at": r["valid_at"]} for r in rows]},
+    )  # fmt: skip
+    by_key = {str(f["key"]): str(f["id"]) for f in found}
+    return [by_key.get(r["key"], r["id"]) for r in rows]
 
 
 def _existing(executor: Executor, graph: str, ids: list[str]) -> set[str]:

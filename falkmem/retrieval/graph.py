@@ -40,6 +40,7 @@ def hybrid_search(
     per_entity: int,
     per_node_artifacts: int,
     limit: int,
+    as_of: float | None = None,
 ) -> HybridResult:
     """Run ``retrieve/hybrid`` (one query) and split it into the vector and the graph channel.
 
@@ -52,7 +53,7 @@ def hybrid_search(
             "vector": list(vector), "fetch_k": fetch_k, "seed_k": seed_k,
             "entity_keys": list(entity_keys), "vector_seed_weight": vector_seed_weight,
             "decay": decay, "max_hops": max_hops, "per_entity": per_entity,
-            "per_node_artifacts": per_node_artifacts, "limit": limit,
+            "per_node_artifacts": per_node_artifacts, "limit": limit, "as_of": as_of,
         },
     )  # fmt: skip
     if not rows:

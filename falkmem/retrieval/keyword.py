@@ -19,7 +19,7 @@ def _stem(token: str) -> str:
 
 
 def keyword_search(
-    executor: Executor, graph: str, text: str, *, k: int, candidates: int
+    executor: Executor, graph: str, text: str, *, k: int, candidates: int, as_of: float | None = None
 ) -> list[tuple[dict[str, Any], float]]:
     """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first.
 
@@ -33,7 +33,7 @@ def keyword_search(
     if ft is None:
         return []
     terms = [_stem(t) for t in query_terms(text)]
-    rows = executor.run(graph, query("retrieve/keyword_search"), {"query": ft, "limit": candidates})
+    rows = executor.run(graph, query("retrieve/keyword_search"), {"query": ft, "limit": candidates, "as_of": as_of})
     if not rows:
         return []
     stats = executor.run(graph, query("retrieve/term_stats"), {"terms": query_terms(text)})

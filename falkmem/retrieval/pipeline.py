@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..embedding.base import embed_checked
 from ..errors import InputError
+from ..evolution.recency import recency_weighted
 from ..models import Hit
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, rrf
@@ -58,8 +59,12 @@ def retrieve(
     channels: Collection[str] | None = None,
     router: RouterConfig | None = None,
     candidates: int | None = None,
+    as_of: float | None = None,
 ) -> Retrieval:
-    """Route and run one query; the ``k`` best hits plus every intermediate list."""
+    """Route and run one query; the ``k`` best hits plus every intermediate list.
+
+    ``as_of`` (epoch seconds) asks what was true then instead of what is active now.
+    """
     s = engine.settings
     if route not in ("auto", "vector", "hybrid"):
         raise InputError("route", "must be 'auto', 'vector' or 'hybrid'")
@@ -105,7 +110,7 @@ def retrieve(
             seed_k=0 if plan.entities else s.graph_seed_k,
             vector_seed_weight=s.graph_vector_seed_weight, decay=s.graph_decay,
             per_entity=s.graph_per_entity, per_node_artifacts=s.graph_per_node_artifacts,
-            limit=pool,
+            limit=pool, as_of=as_of,
         )  # fmt: skip
         timings["vector+graph"] = _ms(t)
         vec = res.vector
@@ -115,7 +120,7 @@ def retrieve(
             out.paths[h.row["id"]] = h.paths
     else:
         t = time.perf_counter()
-        vec = vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k) if "vector" in wanted else []
+        vec = vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of) if "vector" in wanted else []
         timings["vector"] = _ms(t)
     if "vector" in wanted:
         lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(vec)]
@@ -123,7 +128,7 @@ def retrieve(
             rows.setdefault(a["id"], a)
     if "keyword" in wanted:
         t = time.perf_counter()
-        kw = keyword_search(ex, graph, text, k=pool, candidates=max(s.keyword_candidates, pool))
+        kw = keyword_search(ex, graph, text, k=pool, candidates=max(s.keyword_candidates, pool), as_of=as_of)
         timings["keyword"] = _ms(t)
         lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw)]
         for a, _ in kw:
@@ -143,6 +148,11 @@ def retrieve(
     texts = {f.id: str(rows[f.id].get("text") or "") for f in out.fused[: s.rerank_top_n]}
     out.reranked = rerank(text, out.fused, texts, outcome.reranker, top_n=s.rerank_top_n)
     timings["rerank"] = _ms(t)
+    if s.recency_weight > 0:  # off by default: measured in the benchmark before turning it on
+        out.reranked = recency_weighted(
+            out.reranked, rows, weight=s.recency_weight, half_life_days=s.recency_half_life_days,
+            now=as_of if as_of is not None else time.time(),
+        )  # fmt: skip
 
     for f in out.reranked[:k]:
         score = f.rerank_score if f.rerank_score is not None else f.score

@@ -27,15 +27,18 @@ def vector_search(
     *,
     k: int,
     fetch_k: int,
+    as_of: float | None = None,
 ) -> list[tuple[dict[str, Any], float]]:
     """The ``k`` nearest active artifacts as (row, cosine similarity), best first.
 
     FalkorDB returns cosine *distance* (1 − cos, lower is better); it is converted here so
     that every score past a retriever is higher-is-better. Concurrent vector queries on one
-    index can return the same node twice (FalkorDB #2848): ids are deduplicated.
+    index can return the same node twice (FalkorDB #2848): ids are deduplicated. With
+    ``as_of`` (epoch seconds) the artifacts valid at that time are returned instead of the
+    active ones.
     """
     rows = executor.run(
-        graph, query("retrieve/vector_search"), {"vector": list(vector), "fetch_k": fetch_k}
+        graph, query("retrieve/vector_search"), {"vector": list(vector), "fetch_k": fetch_k, "as_of": as_of}
     )
     out: list[tuple[dict[str, Any], float]] = []
     seen: set[str] = set()

@@ -11,6 +11,7 @@ SAMPLES: dict[str, object] = {
     "vector": [0.0] * 384,
     "dimension": 384,
     "ef_runtime": 100,
+    "per_node_artifacts": 10,
 }
 
 
@@ -19,7 +20,7 @@ def _sample(param: str) -> object:
         return SAMPLES[param]
     if param.endswith("s") and param not in ("status",):
         return []
-    if param in ("k", "fetch_k", "version", "limit", "max_hops", "per_entity"):
+    if param in ("k", "fetch_k", "version", "limit", "max_hops", "per_entity", "seed_k"):
         return 10
     if param in ("now", "as_of", "cutoff", "decay", "weight", "threshold", "min_score"):
         return 1.0

@@ -1,0 +1,1 @@
+"""Memory that evolves: keyed facts, supersession, time travel, forgetting, consolidation, health."""
