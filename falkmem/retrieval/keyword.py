@@ -19,7 +19,15 @@ def _stem(token: str) -> str:
 
 
 def keyword_search(
-    executor: Executor, graph: str, text: str, *, k: int, candidates: int, as_of: float | None = None
+    executor: Executor,
+    graph: str,
+    text: str,
+    *,
+    k: int,
+    candidates: int,
+    as_of: float | None = None,
+    common_fraction: float = 0.25,
+    max_terms: int = 12,
 ) -> list[tuple[dict[str, Any], float]]:
     """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first.
 
@@ -29,22 +37,32 @@ def keyword_search(
     the candidates; BM25 with the tenant's document frequencies ranks them. Each artifact is
     indexed with its attribution (speaker, user), so questions that name people match.
     """
-    ft = fulltext_query(text)
-    if ft is None:
+    wanted = query_terms(text)
+    if not wanted or fulltext_query(text) is None:
         return []
-    terms = [_stem(t) for t in query_terms(text)]
-    rows = executor.run(graph, query("retrieve/keyword_search"), {"query": ft, "limit": candidates, "as_of": as_of})
+    stats = executor.run(graph, query("retrieve/term_stats"), {"terms": wanted})
+    df_raw = {str(r["term"]): int(r["df"]) for r in stats}
+    n_docs = int(stats[0]["n_docs"]) if stats else 0
+    present = [t for t in wanted if df_raw.get(t, 0) > 0]
+    if not present:
+        return []
+    # Very common terms cost the most (full-text cost is linear in matches) and rank nothing:
+    # keep them only when nothing rarer is left.
+    rare = [t for t in present if df_raw[t] <= common_fraction * max(n_docs, 1)]
+    kept = (rare or sorted(present, key=lambda t: df_raw[t])[:1])[:max_terms]
+    rows = executor.run(
+        graph, query("retrieve/keyword_search"),
+        {"query": "|".join(kept), "limit": candidates, "as_of": as_of},
+    )  # fmt: skip
     if not rows:
         return []
-    stats = executor.run(graph, query("retrieve/term_stats"), {"terms": query_terms(text)})
-    df = {_stem(str(r["term"])): int(r["df"]) for r in stats}
-    n_docs = int(stats[0]["n_docs"]) if stats else len(rows)
+    df = {_stem(t): n for t, n in df_raw.items()}
     avgdl = (float(stats[0]["n_tokens"]) / n_docs) if stats and n_docs else 0.0
     docs = [
         (str(r["a"]["id"]), [_stem(t) for t in tokenize(f"{r['a'].get('text') or ''} {r['a'].get('attribution') or ''}")])
         for r in rows
     ]
-    scores = bm25_scores(terms, docs, df=df, n_docs=n_docs, avgdl=avgdl)
+    scores = bm25_scores([_stem(t) for t in kept], docs, df=df, n_docs=max(n_docs, len(rows)), avgdl=avgdl)
     by_id = {str(r["a"]["id"]): r["a"] for r in rows}
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     return [(by_id[i], s) for i, s in ranked[:k] if s > 0]

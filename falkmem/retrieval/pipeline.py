@@ -114,8 +114,11 @@ def retrieve(
         )  # fmt: skip
         timings["vector+graph"] = _ms(t)
         vec = res.vector
-        lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(res.graph)]
-        for h in res.graph:
+        # Rank fusion only sees ranks, so a hit whose activation is noise (an artifact that
+        # merely mentions a hub scored 0.024 with 5,000 mentions) would still be "graph rank 1".
+        reached = [h for h in res.graph if h.score >= s.graph_min_activation]
+        lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
+        for h in reached:
             rows[h.row["id"]] = h.row
             out.paths[h.row["id"]] = h.paths
     else:
