@@ -1,12 +1,13 @@
 // name: hybrid
 // mode: read
-// params: vector, fetch_k, seed_k, entity_keys, vector_seed_weight, decay, max_hops, per_entity, per_node_artifacts, limit, as_of
+// params: vector, fetch_k, seed_k, entity_keys, vector_seed_weight, decay, max_hops, per_entity, per_node_artifacts, limit, as_of, min_share
 // $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
 // The hybrid route in one round trip. Vector hits and the entities the router matched seed a
 // walk over RELATED_TO (1 to $max_hops hops, direction ignored). Each hop runs inside CALL {}
 // with a LIMIT per entity: the only bound that holds near a hub (a 10,000-edge hub took 2 s
-// for an unbounded *1..2; bounded, 5 ms). Spreading activation: a seed's score is multiplied
+// for an unbounded *1..2; bounded, 5 ms). Degrees are computed once per entity and level:
+// indegree() walks the edges (0.8 ms on a 5,000-edge hub), so per-row calls cost 16 ms. Spreading activation: a seed's score is multiplied
 // by $decay per hop and divided by the square root of the fan-out of the node it leaves,
 // and summed over paths. Reached entities pass their activation to the artifacts that
 // reference them (capped per entity, and divided by the square root of how many artifacts
@@ -39,14 +40,16 @@ CALL {
   WITH level0
   UNWIND level0 AS l
   WITH l WHERE $max_hops >= 1
-  WITH l.e AS e, l.a AS a, l.path AS path, l.prev AS prev
+  WITH l.e AS e, l.path AS path, l.prev AS prev,
+       l.a * $decay / sqrt(toFloat(indegree(l.e, 'RELATED_TO') + outdegree(l.e, 'RELATED_TO'))) AS spread
+  WHERE spread >= $min_share
   CALL {
     WITH e, prev
     MATCH (e)-[r:RELATED_TO]-(n:Entity)
     WHERE prev IS NULL OR n <> prev
     RETURN n, r LIMIT $per_entity
   }
-  WITH n, r, e, a * $decay / sqrt(toFloat(indegree(e, 'RELATED_TO') + outdegree(e, 'RELATED_TO'))) AS act,
+  WITH n, r, e, spread AS act,
        path + [[startNode(r).name, r.relation, endNode(r).name]] AS p
   RETURN collect({e: n, a: act, path: p, ev: r.artifact_ids, prev: e}) AS level1
 }
@@ -54,14 +57,16 @@ CALL {
   WITH level1
   UNWIND level1 AS l
   WITH l WHERE $max_hops >= 2
-  WITH l.e AS e, l.a AS a, l.path AS path, l.prev AS prev
+  WITH l.e AS e, l.path AS path, l.prev AS prev,
+       l.a * $decay / sqrt(toFloat(indegree(l.e, 'RELATED_TO') + outdegree(l.e, 'RELATED_TO'))) AS spread
+  WHERE spread >= $min_share
   CALL {
     WITH e, prev
     MATCH (e)-[r:RELATED_TO]-(n:Entity)
     WHERE prev IS NULL OR n <> prev
     RETURN n, r LIMIT $per_entity
   }
-  WITH n, r, e, a * $decay / sqrt(toFloat(indegree(e, 'RELATED_TO') + outdegree(e, 'RELATED_TO'))) AS act,
+  WITH n, r, e, spread AS act,
        path + [[startNode(r).name, r.relation, endNode(r).name]] AS p
   RETURN collect({e: n, a: act, path: p, ev: r.artifact_ids, prev: e}) AS level2
 }
@@ -69,46 +74,56 @@ CALL {
   WITH level2
   UNWIND level2 AS l
   WITH l WHERE $max_hops >= 3
-  WITH l.e AS e, l.a AS a, l.path AS path, l.prev AS prev
+  WITH l.e AS e, l.path AS path, l.prev AS prev,
+       l.a * $decay / sqrt(toFloat(indegree(l.e, 'RELATED_TO') + outdegree(l.e, 'RELATED_TO'))) AS spread
+  WHERE spread >= $min_share
   CALL {
     WITH e, prev
     MATCH (e)-[r:RELATED_TO]-(n:Entity)
     WHERE prev IS NULL OR n <> prev
     RETURN n, r LIMIT $per_entity
   }
-  WITH n, r, e, a * $decay / sqrt(toFloat(indegree(e, 'RELATED_TO') + outdegree(e, 'RELATED_TO'))) AS act,
+  WITH n, r, e, spread AS act,
        path + [[startNode(r).name, r.relation, endNode(r).name]] AS p
   RETURN collect({e: n, a: act, path: p, ev: r.artifact_ids, prev: e}) AS level3
 }
 WITH hits, level0 + level1 + level2 + level3 AS reached
+// Aggregated inside its own subquery: grouping with `hits` (50 projected rows) in the key cost
+// ~8 ms per query. Shares below $min_share are skipped before they are expanded: what a hub
+// passes on (1/sqrt(its degree)) is noise, and walking its edges costs milliseconds.
 CALL {
   WITH reached
-  UNWIND reached AS l
-  WITH l.e AS e, l.a AS a, l.path AS path
-  ORDER BY a DESC
-  WITH e, sum(a) AS act, collect(path)[0] AS path
   CALL {
-    WITH e
-    MATCH (x:Artifact)-[:REFERENCES]->(e)
+    WITH reached
+    UNWIND reached AS l
+    WITH l.e AS e, l.a AS a, l.path AS path
+    ORDER BY a DESC
+    WITH e, sum(a) AS act, collect(path)[0] AS path
+    WITH e, path, act / sqrt(toFloat(coalesce(e.mentions, 0) + 1)) AS share
+  WHERE share >= $min_share
+    CALL {
+      WITH e
+      MATCH (x:Artifact)-[:REFERENCES]->(e)
+      WHERE (($as_of IS NULL AND x.status = 'active') OR ($as_of IS NOT NULL AND x.status IN ['active', 'superseded']
+            AND x.canonical_id IS NULL AND x.valid_at <= $as_of AND (x.invalid_at IS NULL OR x.invalid_at > $as_of)))
+      RETURN x LIMIT $per_node_artifacts
+    }
+    RETURN x, share AS contribution, path
+    UNION ALL
+    WITH reached
+    UNWIND reached AS l
+    WITH l WHERE size(l.path) > 0
+    UNWIND l.ev AS xid
+    MATCH (x:Artifact {id: xid})
     WHERE (($as_of IS NULL AND x.status = 'active') OR ($as_of IS NOT NULL AND x.status IN ['active', 'superseded']
           AND x.canonical_id IS NULL AND x.valid_at <= $as_of AND (x.invalid_at IS NULL OR x.invalid_at > $as_of)))
-    RETURN x LIMIT $per_node_artifacts
+    RETURN x, l.a AS contribution, l.path AS path
   }
-  RETURN x, act / sqrt(toFloat(indegree(e, 'REFERENCES'))) AS contribution, path
-  UNION ALL
-  WITH reached
-  UNWIND reached AS l
-  WITH l WHERE size(l.path) > 0
-  UNWIND l.ev AS xid
-  MATCH (x:Artifact {id: xid})
-  WHERE (($as_of IS NULL AND x.status = 'active') OR ($as_of IS NOT NULL AND x.status IN ['active', 'superseded']
-        AND x.canonical_id IS NULL AND x.valid_at <= $as_of AND (x.invalid_at IS NULL OR x.invalid_at > $as_of)))
-  RETURN x, l.a AS contribution, l.path AS path
+  WITH x, sum(contribution) AS score, collect(DISTINCT path) AS paths
+  ORDER BY score DESC
+  LIMIT $limit
+  RETURN collect({a: x {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
+                        .valid_at, .invalid_at, .metadata, .status, .key},
+                  score: score, paths: paths[..3]}) AS graph
 }
-WITH hits, x, sum(contribution) AS score, collect(DISTINCT path) AS paths
-ORDER BY score DESC
-LIMIT $limit
-WITH hits, collect({a: x {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
-                          .valid_at, .invalid_at, .metadata, .status, .key},
-                    score: score, paths: paths[..3]}) AS graph
 RETURN [h IN hits | {a: h.a, sim: h.sim}] AS vector, graph

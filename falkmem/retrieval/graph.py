@@ -41,6 +41,7 @@ def hybrid_search(
     per_node_artifacts: int,
     limit: int,
     as_of: float | None = None,
+    min_share: float = 0.0,
 ) -> HybridResult:
     """Run ``retrieve/hybrid`` (one query) and split it into the vector and the graph channel.
 
@@ -54,6 +55,7 @@ def hybrid_search(
             "entity_keys": list(entity_keys), "vector_seed_weight": vector_seed_weight,
             "decay": decay, "max_hops": max_hops, "per_entity": per_entity,
             "per_node_artifacts": per_node_artifacts, "limit": limit, "as_of": as_of,
+            "min_share": min_share,
         },
     )  # fmt: skip
     if not rows:

@@ -52,7 +52,7 @@ def keyword_search(
     kept = (rare or sorted(present, key=lambda t: df_raw[t])[:1])[:max_terms]
     rows = executor.run(
         graph, query("retrieve/keyword_search"),
-        {"query": "|".join(kept), "limit": candidates, "as_of": as_of},
+        {"terms": kept, "per_term": candidates, "as_of": as_of},
     )  # fmt: skip
     if not rows:
         return []

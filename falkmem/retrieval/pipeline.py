@@ -110,7 +110,7 @@ def retrieve(
             seed_k=0 if plan.entities else s.graph_seed_k,
             vector_seed_weight=s.graph_vector_seed_weight, decay=s.graph_decay,
             per_entity=s.graph_per_entity, per_node_artifacts=s.graph_per_node_artifacts,
-            limit=pool, as_of=as_of,
+            limit=pool, as_of=as_of, min_share=s.graph_min_activation / 2,
         )  # fmt: skip
         timings["vector+graph"] = _ms(t)
         vec = res.vector

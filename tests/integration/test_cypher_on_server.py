@@ -12,6 +12,8 @@ SAMPLES: dict[str, object] = {
     "dimension": 384,
     "ef_runtime": 100,
     "per_node_artifacts": 10,
+    "per_term": 10,
+    "min_share": 0.01,
 }
 
 
