@@ -335,11 +335,12 @@ def test_hub_traversal_times_out_within_bound_and_guard_keeps_it_fast(data_dir: 
         assert r.route == "hybrid" and len(r) > 0
         assert guarded_s < 2.0, f"guarded hub search took {guarded_s:.2f} s"
 
-        # Without the guard (1,000 per entity, 3 hops: ~2 million paths) the server must stop it.
+        # Without the guards (1,000 per entity, 3 hops: ~2 million paths, and no pruning of the
+        # negligible shares a hub passes on) the server must stop it.
         timeout_ms = 300
         with Memory(
             data_dir, embedder=DenseEmbedder(), extractor="none", query_timeout_ms=timeout_ms,
-            graph_per_entity=1000, graph_per_node_artifacts=1000,
+            graph_per_entity=1000, graph_per_node_artifacts=1000, graph_min_activation=0.0,
         ) as wide:  # fmt: skip
             wt = wide.tenant("hub")
             started = time.perf_counter()
