@@ -1,0 +1,106 @@
+"""``python -m benchmarks run ...``: load a dataset, run the sweep, print the table, write JSON and PNG.
+
+Exit codes: 0 done, 2 the dataset is missing or malformed (the message names the path), 1 any
+other failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+for _var, _value in (
+    ("HF_HUB_OFFLINE", "1"),
+    ("TRANSFORMERS_OFFLINE", "1"),
+    ("TOKENIZERS_PARALLELISM", "false"),
+):
+    os.environ.setdefault(_var, _value)
+
+from . import datasets  # noqa: E402
+from .report import write  # noqa: E402
+from .runner import RunConfig, run  # noqa: E402
+from .table import render  # noqa: E402
+
+
+def _clients(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError("clients must be comma-separated integers, e.g. 1,4") from None
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError("clients must be positive integers")
+    return values
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line (one subcommand: ``run``)."""
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__.splitlines()[0] if __doc__ else ""
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run one benchmark and write its report")
+    r.add_argument("--dataset", choices=datasets.NAMES, default="synthetic")
+    r.add_argument("--size", type=int, default=1000, help="synthetic memories (100..100000)")
+    r.add_argument("--seed", type=int, default=7)
+    r.add_argument("--questions", type=int, default=200, help="questions per tenant (at most)")
+    r.add_argument("--sweep", choices=("default", "quick"), default="default")
+    r.add_argument("--out", type=Path, required=True, help="JSON report path, e.g. benchmarks/results/x.json")
+    r.add_argument("--plot", type=Path, default=None, help="PNG path (default: next to --out)")
+    r.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
+    r.add_argument("--path", type=Path, default=None, help="store folder (default: a temporary one)")
+    r.add_argument("--data-dir", type=Path, default=None, help="dataset folder (musique, case_study)")
+    r.add_argument("--file", type=Path, default=None, help="JSONL file (--dataset jsonl)")
+    r.add_argument("--k", type=int, default=10)
+    r.add_argument("--budget", type=int, default=800, help="context() token budget")
+    r.add_argument(
+        "--clients", type=_clients, default=(1, 4), help="concurrent clients for throughput, e.g. 1,4"
+    )
+    r.add_argument("--reranker", default=None, help="cross-encoder path: adds the with-reranker system")
+    r.add_argument("--floor-sample", type=int, default=2000, help="texts timed through the embedder alone")
+    r.add_argument(
+        "--no-context", action="store_true", help="skip context() token counts (halves query time)"
+    )
+    r.add_argument(
+        "--reuse", action="store_true", help="keep a tenant of --path that holds the same memories"
+    )
+    r.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = parser().parse_args(argv)
+    try:
+        ds = datasets.load(args.dataset, size=args.size, seed=args.seed, questions=args.questions,
+                           data_dir=args.data_dir, file=args.file)  # fmt: skip
+    except (datasets.DatasetMissing, datasets.DatasetInvalid) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    cfg = RunConfig(
+        dataset=args.dataset, size=args.size, seed=args.seed, sweep=args.sweep, k=args.k,
+        budget_tokens=args.budget, clients=args.clients, embedder=args.embedder, path=args.path,
+        reranker=args.reranker, floor_sample=args.floor_sample, context=not args.no_context,
+        reuse=args.reuse,
+        progress=not args.no_progress,
+        command="python -m benchmarks " + shlex.join(list(argv) if argv is not None else sys.argv[1:]),
+    )  # fmt: skip
+    report = run(ds, cfg)
+    write(report, args.out)
+    plot_path = args.plot or args.out.with_suffix(".png")
+    from .plot import plot
+
+    plot(report.systems, plot_path, title=f"{report.dataset}: Recall@5 vs p50 latency ({report.embedder})")
+    sys.stdout.write(render(report))
+    print(f"\nreport: {args.out}\nplot:   {plot_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

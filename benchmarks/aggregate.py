@@ -1,0 +1,78 @@
+"""Per-question rows → one ``SystemResult`` (pure: no store, no clock)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .datasets.base import Question
+from .metrics import (
+    all_recall_at_k,
+    hop_bucket,
+    latency_summary,
+    mean,
+    percentile,
+    recall_at_k,
+    reciprocal_rank,
+    shares,
+)
+from .report import SystemResult
+from .systems import System
+
+KS = (2, 5, 10)
+
+
+@dataclass(frozen=True)
+class QueryRow:
+    """What one search of one question returned."""
+
+    question: Question
+    ids: tuple[str, ...]
+    route: str
+    timings_ms: dict[str, float]
+    e2e_ms: float
+    context_tokens: int | None = None
+    reranker: str = "none"
+
+
+def _by_hops(rows: Sequence[QueryRow]) -> dict[str, dict[str, float]]:
+    groups: dict[str, list[QueryRow]] = defaultdict(list)
+    for r in rows:
+        groups[hop_bucket(r.question.hops)].append(r)
+        groups[f"{r.question.hops}"].append(r)
+    out = {}
+    for name, rs in sorted(groups.items()):
+        out[name] = {
+            "n": float(len(rs)),
+            **{f"@{k}": mean(recall_at_k(r.ids, r.question.gold, k) for r in rs) for k in KS},
+            "all@5": mean(all_recall_at_k(r.ids, r.question.gold, 5) for r in rs),
+            "all@10": mean(all_recall_at_k(r.ids, r.question.gold, 10) for r in rs),
+            "mrr": mean(reciprocal_rank(r.ids, r.question.gold) for r in rs),
+        }
+    return out
+
+
+def summarize(tenant: str, system: System, rows: Sequence[QueryRow], *, context_source: str) -> SystemResult:
+    """Recall, all-recall, MRR, tokens, route shares and latencies of one system's rows."""
+    stages: dict[str, list[float]] = defaultdict(list)
+    by_route: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        for stage, ms in r.timings_ms.items():
+            stages[stage].append(ms)
+        stages["e2e"].append(r.e2e_ms)
+        by_route[r.route].append(r.timings_ms.get("total", r.e2e_ms))
+    tokens = [float(r.context_tokens) for r in rows if r.context_tokens is not None]
+    return SystemResult(
+        tenant=tenant, system=system.name, group=system.group, params=dict(system.params), questions=len(rows),
+        recall={f"@{k}": mean(recall_at_k(r.ids, r.question.gold, k) for r in rows) for k in KS},
+        all_recall={f"@{k}": mean(all_recall_at_k(r.ids, r.question.gold, k) for r in rows) for k in KS},
+        mrr=mean(reciprocal_rank(r.ids, r.question.gold) for r in rows),
+        recall_by_hops=_by_hops(rows),
+        context_tokens={"mean": mean(tokens), "p95": percentile(tokens, 95)} if tokens else {},
+        context_source=context_source if tokens else "not measured",
+        route_share=shares(r.route for r in rows),
+        latency_ms={stage: latency_summary(v) for stage, v in sorted(stages.items())},
+        latency_by_route_ms={route: latency_summary(v) for route, v in sorted(by_route.items())},
+        reranker=rows[0].reranker if rows else "none",
+    )  # fmt: skip

@@ -1,0 +1,52 @@
+"""Dataset adapters: each yields tenants with memories and questions that carry gold memory ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import case_study, jsonl, musique, synthetic
+from .base import Dataset, DatasetInvalid, DatasetMissing, MemoryItem, Question, TenantData
+
+NAMES = ("synthetic", "musique", "case_study", "jsonl")
+"""Every dataset ``--dataset`` accepts."""
+
+
+def load(
+    name: str,
+    *,
+    size: int = 1000,
+    seed: int = 7,
+    questions: int | None = 200,
+    data_dir: Path | None = None,
+    file: Path | None = None,
+) -> Dataset:
+    """Load one dataset by name; ``size`` and ``seed`` only shape the synthetic one.
+
+    Raises:
+        DatasetMissing: its files are not there (the message names the path).
+        DatasetInvalid: its files break the format.
+    """
+    if name == "synthetic":
+        ds = synthetic.generate(size, seed=seed, questions=questions or 200)
+    elif name == "musique":
+        ds = musique.load(data_dir=data_dir, questions=questions)
+    elif name == "case_study":
+        ds = case_study.load(data_dir=data_dir, questions=questions)
+    elif name == "jsonl":
+        ds = jsonl.load(file or data_dir, questions=questions)
+    else:
+        raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(NAMES)}")
+    ds.check()
+    return ds
+
+
+__all__ = [
+    "NAMES",
+    "Dataset",
+    "DatasetInvalid",
+    "DatasetMissing",
+    "MemoryItem",
+    "Question",
+    "TenantData",
+    "load",
+]

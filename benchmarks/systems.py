@@ -1,0 +1,106 @@
+"""The configurations a run compares: per-call options (route, channels, router, hops) and settings instances."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from falkmem.routing.router import RouterConfig
+
+Sweep = Literal["default", "quick"]
+
+INSTANCES: dict[str, dict[str, Any]] = {
+    "default": {},
+    "overfetch-10x1": {"overfetch_min": 10, "overfetch_factor": 1},
+    "overfetch-200": {"overfetch_min": 200},
+    "graph-weight-1": {"graph_weight": 1.0},
+    "graph-weight-6": {"graph_weight": 6.0},
+    "rerank": {},
+}
+"""Settings overrides of each extra ``Memory`` instance (same store, same embedder)."""
+
+
+@dataclass(frozen=True)
+class System:
+    """One configuration: how each question is searched."""
+
+    name: str
+    group: str
+    route: Literal["auto", "vector", "hybrid"] = "auto"
+    channels: frozenset[str] | None = None
+    max_hops: int | None = None
+    router: RouterConfig | None = None
+    instance: str = "default"
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def search_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``Tenant.search`` (besides the query and k)."""
+        out: dict[str, Any] = {"route": self.route}
+        if self.channels is not None:
+            out["channels"] = set(self.channels)
+        if self.max_hops is not None:
+            out["max_hops"] = self.max_hops
+        if self.router is not None:
+            out["router"] = self.router
+        return out
+
+
+def _router(threshold: int, cue: bool) -> System:
+    return System(
+        name=f"router t={threshold} cue={'req' if cue else 'opt'}",
+        group="router",
+        router=RouterConfig(entity_threshold=threshold, require_cue=cue),
+        params={"entity_threshold": threshold, "require_cue": cue},
+    )
+
+
+def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
+    """The systems of a sweep; ``reranker`` adds the with-reranker variant."""
+    base = [
+        System("vector-only", "baseline", route="vector", channels=frozenset({"vector"})),
+        System("keyword-only", "baseline", route="vector", channels=frozenset({"keyword"})),
+        System("vector route (vector+keyword)", "baseline", route="vector"),
+        System("default (settings)", "router"),
+    ]
+    if sweep == "quick":
+        extra = [
+            _router(1, False),
+            _router(2, True),
+            System("always-hybrid hops=2", "hybrid", route="hybrid", max_hops=2, params={"max_hops": 2}),
+            System("always-hybrid hops=1", "hybrid", route="hybrid", max_hops=1, params={"max_hops": 1}),
+            System(
+                "overfetch min=10 x1",
+                "overfetch",
+                instance="overfetch-10x1",
+                params=INSTANCES["overfetch-10x1"],
+            ),
+        ]
+    else:
+        extra = [_router(t, cue) for t in (1, 2, 3, 4) for cue in (False, True)]
+        extra += [
+            System(f"always-hybrid hops={h}", "hybrid", route="hybrid", max_hops=h, params={"max_hops": h})
+            for h in (1, 2, 3)
+        ]
+        extra += [
+            System(
+                f"always-hybrid graph_weight={w}",
+                "graph-weight",
+                route="hybrid",
+                instance=f"graph-weight-{w}",
+                params=INSTANCES[f"graph-weight-{w}"],
+            )
+            for w in (1, 6)
+        ]
+        extra += [
+            System(
+                f"overfetch {name.removeprefix('overfetch-')}",
+                "overfetch",
+                instance=name,
+                params=INSTANCES[name],
+            )
+            for name in ("overfetch-10x1", "overfetch-200")
+        ]
+    out = base + extra
+    if reranker:
+        out.append(System("default + reranker", "rerank", instance="rerank", params={"reranker": True}))
+    return out

@@ -1,0 +1,134 @@
+"""Markdown tables of a report: systems (quality, tokens, routes, latency), per-route latency, ingest, throughput."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .report import BenchReport, SystemResult
+
+
+def _row(cells: Sequence[object]) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    lines = [_row(head), _row(["---"] * len(head)), *(_row(r) for r in rows)]
+    return "\n".join(lines)
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}"
+
+
+def _hops(s: SystemResult, bucket: str, key: str = "@5") -> float | None:
+    return s.recall_by_hops.get(bucket, {}).get(key)
+
+
+def systems_table(systems: Sequence[SystemResult]) -> str:
+    """One row per (tenant, system): recall (%), MRR, tokens, hybrid share, latency (ms)."""
+    head = ["tenant", "system", "R@2", "R@5", "R@10", "all@5", "all@10", "MRR", "R@5 1-hop", "R@5 2+hop",
+            "all@5 2+hop", "ctx tok", "hybrid %", "p50 ms", "p95 ms", "p99 ms"]  # fmt: skip
+    rows = []
+    for s in systems:
+        lat = s.latency_ms.get("total", {})
+        rows.append([
+            s.tenant, s.system, _pct(s.recall["@2"]), _pct(s.recall["@5"]), _pct(s.recall["@10"]),
+            _pct(s.all_recall["@5"]), _pct(s.all_recall["@10"]), f"{s.mrr:.3f}",
+            _pct(_hops(s, "1-hop")), _pct(_hops(s, "2+hop")), _pct(_hops(s, "2+hop", "all@5")),
+            f"{s.context_tokens.get('mean', 0):.0f}", _pct(s.route_share.get("hybrid", 0.0)),
+            f"{lat.get('p50', 0):.1f}", f"{lat.get('p95', 0):.1f}", f"{lat.get('p99', 0):.1f}",
+        ])  # fmt: skip
+    return _table(head, rows)
+
+
+def routes_table(systems: Sequence[SystemResult]) -> str:
+    """End-to-end latency of each route within each system (p50/p95 ms, query count)."""
+    rows = []
+    for s in systems:
+        for route, lat in sorted(s.latency_by_route_ms.items()):
+            rows.append([s.tenant, s.system, route, int(lat["n"]), f"{lat['p50']:.1f}", f"{lat['p95']:.1f}",
+                         f"{lat['p99']:.1f}"])  # fmt: skip
+    return _table(["tenant", "system", "route", "queries", "p50 ms", "p95 ms", "p99 ms"], rows)
+
+
+def stages_table(systems: Sequence[SystemResult]) -> str:
+    """p50 / p95 of every pipeline stage of each system (ms)."""
+    stages = sorted({st for s in systems for st in s.latency_ms if st not in ("total", "e2e")})
+    head = ["tenant", "system", *[f"{st} p50/p95" for st in stages], "e2e p50/p95"]
+    rows = []
+    for s in systems:
+        cells: list[object] = [s.tenant, s.system]
+        for st in [*stages, "e2e"]:
+            lat = s.latency_ms.get(st)
+            cells.append(f"{lat['p50']:.1f}/{lat['p95']:.1f}" if lat else "–")
+        rows.append(cells)
+    return _table(head, rows)
+
+
+def render(report: BenchReport) -> str:
+    """The whole markdown summary printed at the end of a run."""
+    parts = [
+        f"## falkmem benchmark: {report.dataset} (size {report.size}, seed {report.seed}, sweep {report.sweep}, "
+        f"embedder {report.embedder}, k {report.k}, budget {report.budget_tokens} tokens)",
+        "",
+        "Recall, all-recall and hybrid share in %; latency is the SDK's `timings_ms.total`.",
+        "",
+        systems_table(report.systems),
+        "",
+        "### Latency per route",
+        "",
+        routes_table(report.systems),
+        "",
+        "### Latency per stage (ms)",
+        "",
+        stages_table(report.systems),
+        "",
+        "### Ingest",
+        "",
+        _table(
+            [
+                "tenant",
+                "memories",
+                "seconds",
+                "memories/s",
+                "embedder alone/s",
+                "share of floor",
+                "store MiB",
+                "bytes/memory",
+            ],
+            [
+                [
+                    i.tenant,
+                    i.memories,
+                    f"{i.seconds:.1f}",
+                    f"{i.rate_per_s:.1f}",
+                    f"{i.embed_floor_rate_per_s:.1f}",
+                    f"{i.share_of_floor:.2f}",
+                    "–" if i.used_memory_delta is None else f"{i.used_memory_delta / 2**20:.1f}",
+                    "–" if i.bytes_per_memory is None else f"{i.bytes_per_memory:.0f}",
+                ]
+                for i in report.ingest
+            ],
+        ),
+        "",
+        "### Throughput",
+        "",
+        _table(
+            ["tenant", "system", "clients", "queries", "qps", "p50 ms", "p95 ms"],
+            [
+                [
+                    t.tenant,
+                    t.system,
+                    t.clients,
+                    t.queries,
+                    f"{t.qps:.1f}",
+                    f"{t.latency_ms['p50']:.1f}",
+                    f"{t.latency_ms['p95']:.1f}",
+                ]
+                for t in report.throughput
+            ],
+        ),
+    ]
+    if report.notes:
+        parts += ["", "Notes:", *(f"- {n}" for n in report.notes)]
+    return "\n".join(parts) + "\n"
