@@ -22,13 +22,77 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-FIRST = ["Priya", "Marcus", "Dana", "Ann", "Raj", "Sue", "Tom", "Lena", "Ivan", "Mia", "Omar", "Zoe", "Ben", "Carla", "Hiro"]
-LAST = ["Chandran", "Webb", "Lee", "Patel", "Kim", "Baker", "Ortiz", "Petrov", "Wong", "Haddad", "Clark", "Stone", "Sato"]
-THINGS = ["invoice", "flight", "budget review", "design doc", "offsite", "hiring plan", "security audit",
-          "customer call", "migration", "launch", "dentist appointment", "gym class", "book club", "vendor contract"]
+FIRST = [
+    "Priya",
+    "Marcus",
+    "Dana",
+    "Ann",
+    "Raj",
+    "Sue",
+    "Tom",
+    "Lena",
+    "Ivan",
+    "Mia",
+    "Omar",
+    "Zoe",
+    "Ben",
+    "Carla",
+    "Hiro",
+]
+LAST = [
+    "Chandran",
+    "Webb",
+    "Lee",
+    "Patel",
+    "Kim",
+    "Baker",
+    "Ortiz",
+    "Petrov",
+    "Wong",
+    "Haddad",
+    "Clark",
+    "Stone",
+    "Sato",
+]
+THINGS = [
+    "invoice",
+    "flight",
+    "budget review",
+    "design doc",
+    "offsite",
+    "hiring plan",
+    "security audit",
+    "customer call",
+    "migration",
+    "launch",
+    "dentist appointment",
+    "gym class",
+    "book club",
+    "vendor contract",
+]
 PLACES = ["Tokyo", "Lisbon", "Bangalore", "Boston", "Berlin", "Nairobi", "Lima", "Oslo", "Seoul", "Austin"]
-VERBS = ["scheduled", "moved", "approved", "cancelled", "discussed", "reviewed", "booked", "postponed", "shared", "signed"]
-TIMES = ["on Monday", "next week", "in March", "at 10:05", "tomorrow", "last Friday", "before the launch", "in Q3"]
+VERBS = [
+    "scheduled",
+    "moved",
+    "approved",
+    "cancelled",
+    "discussed",
+    "reviewed",
+    "booked",
+    "postponed",
+    "shared",
+    "signed",
+]
+TIMES = [
+    "on Monday",
+    "next week",
+    "in March",
+    "at 10:05",
+    "tomorrow",
+    "last Friday",
+    "before the launch",
+    "in Q3",
+]
 
 
 def texts(n: int, seed: int) -> list[str]:
@@ -45,7 +109,7 @@ def texts(n: int, seed: int) -> list[str]:
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def baseline(n: int, n_queries: int, path: Path) -> dict[str, Any]:

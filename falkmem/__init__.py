@@ -13,30 +13,66 @@ from .aio import AsyncMemory as AsyncMemory
 from .aio import AsyncTenant as AsyncTenant
 from .errors import (
     ConfigError as ConfigError,
+)
+from .errors import (
     ConnectionFailed as ConnectionFailed,
+)
+from .errors import (
     CypherFileError as CypherFileError,
+)
+from .errors import (
     DimensionMismatch as DimensionMismatch,
+)
+from .errors import (
     EmbeddingError as EmbeddingError,
+)
+from .errors import (
     ExtractionError as ExtractionError,
+)
+from .errors import (
     FalkmemError as FalkmemError,
+)
+from .errors import (
     InputError as InputError,
+)
+from .errors import (
     InvalidTenantId as InvalidTenantId,
+)
+from .errors import (
     LimitExceeded as LimitExceeded,
+)
+from .errors import (
     NotFound as NotFound,
+)
+from .errors import (
     QueryFailed as QueryFailed,
+)
+from .errors import (
     QueryTimeout as QueryTimeout,
+)
+from .errors import (
     RerankError as RerankError,
+)
+from .errors import (
     StorageError as StorageError,
+)
+from .errors import (
     StoreLocked as StoreLocked,
+)
+from .errors import (
     TenantError as TenantError,
+)
+from .errors import (
     TenantExists as TenantExists,
+)
+from .errors import (
     TenantNotFound as TenantNotFound,
 )
 from .memory import Memory as Memory
 from .models import AddResult as AddResult
+from .models import ConsolidateResult as ConsolidateResult
 from .models import ContextResult as ContextResult
 from .models import Explain as Explain
-from .models import ConsolidateResult as ConsolidateResult
 from .models import ForgetResult as ForgetResult
 from .models import HealthReport as HealthReport
 from .models import History as History

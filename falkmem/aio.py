@@ -17,11 +17,23 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .embedding.base import Embedder
-from .memory import Memory
-from .extraction.base import Extractor
-from .models import AddResult, ContextResult, Explain, Hit, Record, SearchResult
-from .models import ConsolidateResult, ForgetResult, HealthReport, History, MaintainResult, ReconcileResult
 from .evolution.classifier import Classifier
+from .extraction.base import Extractor
+from .memory import Memory
+from .models import (
+    AddResult,
+    ConsolidateResult,
+    ContextResult,
+    Explain,
+    ForgetResult,
+    HealthReport,
+    History,
+    Hit,
+    MaintainResult,
+    ReconcileResult,
+    Record,
+    SearchResult,
+)
 from .ranking.rerank import Reranker
 from .retrieval.pipeline import RouteArg
 from .routing.router import RouterConfig
@@ -84,13 +96,17 @@ class AsyncTenant:
     ) -> ForgetResult:
         return await asyncio.to_thread(self._sync.forget, id, session=session, user=user)
 
-    async def history(self, key: str | None = None, *, entity: str | None = None, limit: int = 100) -> History:
+    async def history(
+        self, key: str | None = None, *, entity: str | None = None, limit: int = 100
+    ) -> History:
         return await asyncio.to_thread(self._sync.history, key, entity=entity, limit=limit)
 
     async def maintain(self, *, now: datetime | str | None = None) -> MaintainResult:
         return await asyncio.to_thread(self._sync.maintain, now=now)
 
-    async def consolidate(self, *, threshold: float | None = None, dry_run: bool = False) -> ConsolidateResult:
+    async def consolidate(
+        self, *, threshold: float | None = None, dry_run: bool = False
+    ) -> ConsolidateResult:
         return await asyncio.to_thread(self._sync.consolidate, threshold=threshold, dry_run=dry_run)
 
     async def health(self) -> HealthReport:

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from typing import Any
 
 from .context.tokens import RegexTokenCounter, TokenCounter
 from .embedding.base import Embedder
+from .errors import DimensionMismatch
 from .extraction.base import Extractor
-from .ranking.rerank import RerankOutcome, Reranker, load_reranker
-from .routing.router import Plan, Route, RouterConfig, plan_query
 from .extraction.known import KnownEntities
+from .ranking.rerank import Reranker, RerankOutcome, load_reranker
+from .routing.router import Plan, Route, RouterConfig, plan_query
+from .settings import Settings
 from .storage.cypher import query
 from .storage.store import Store, TenantMeta
-from .settings import Settings
-from .errors import DimensionMismatch
 
 
 class Engine:

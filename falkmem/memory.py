@@ -7,12 +7,12 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .embedding.base import Embedder
+from .embedding.factory import make_embedder
+from .engine import Engine
 from .errors import ConfigError
 from .extraction.base import Extractor
 from .extraction.rules import RuleExtractor
 from .ranking.rerank import Reranker
-from .embedding.factory import make_embedder
-from .engine import Engine
 from .settings import Settings
 from .tenancy.ids import validate_tenant_id
 from .tenant import Tenant

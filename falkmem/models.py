@@ -228,9 +228,7 @@ class ForgetResult(BaseModel):
     """The erased memory ids."""
 
     def __add__(self, other: ForgetResult) -> ForgetResult:
-        return ForgetResult(
-            **{f: getattr(self, f) + getattr(other, f) for f in type(self).model_fields}
-        )
+        return ForgetResult(**{f: getattr(self, f) + getattr(other, f) for f in type(self).model_fields})
 
 
 class MaintainResult(BaseModel):

@@ -157,7 +157,6 @@ class Settings(BaseSettings):
             return cls(**{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
         except ValidationError as exc:
             problems = "; ".join(
-                f"FALKMEM_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
-                for e in exc.errors()
+                f"FALKMEM_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
             )
             raise ConfigError(f"invalid falkmem settings: {problems}") from None

@@ -8,15 +8,27 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError, LimitExceeded, NotFound
-from .ingest.validate import Prepared, prepare
-from .ingest.writer import write_batch
 from .context.pack import ContextItem, pack
-from .models import AddResult, ContextResult, Explain, Hit, Record, SearchResult
-from .models import ConsolidateResult, ForgetResult, HealthReport, History, MaintainResult, ReconcileResult
+from .errors import InputError, LimitExceeded, NotFound
 from .evolution import ops as evo
 from .evolution.classifier import Classifier
 from .evolution.keys import KeyPolicy
+from .ingest.validate import Prepared, prepare
+from .ingest.writer import write_batch
+from .models import (
+    AddResult,
+    ConsolidateResult,
+    ContextResult,
+    Explain,
+    ForgetResult,
+    HealthReport,
+    History,
+    Hit,
+    MaintainResult,
+    ReconcileResult,
+    Record,
+    SearchResult,
+)
 from .retrieval.pipeline import Retrieval, RouteArg, retrieve
 from .routing.router import RouterConfig
 from .storage.cypher import query
@@ -106,7 +118,9 @@ class Tenant:
             return AddResult(added=(), skipped=())
         meta = eng.ensure_tenant(self.id)
         policy = (
-            KeyPolicy(frozenset(s.single_valued_relations), frozenset(s.derive_key_kinds)) if s.derive_keys else None
+            KeyPolicy(frozenset(s.single_valued_relations), frozenset(s.derive_key_kinds))
+            if s.derive_keys
+            else None
         )
         added: list[str] = []
         skipped: list[str] = []
@@ -320,7 +334,11 @@ class Tenant:
             items += evo.history_items(eng, self.id, r.hits)
         counter = eng.token_counter
         packed = pack(
-            query_text, items, budget_tokens=budget, counter=counter, history=True if include_history else None
+            query_text,
+            items,
+            budget_tokens=budget,
+            counter=counter,
+            history=True if include_history else None,
         )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)

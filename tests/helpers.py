@@ -45,5 +45,7 @@ def indexed_ids(mem: Any, graph: str, k: int = 1000) -> set[str]:
     """Every artifact id the vector index can return (k at least the number of artifacts)."""
     g = mem._engine.store.db.select_graph(graph)
     dim = mem._engine.embedder.dimension
-    rows = g.ro_query(test_query("indexed_ids").text, {"vector": [1.0] + [0.0] * (dim - 1), "k": k}).result_set
+    rows = g.ro_query(
+        test_query("indexed_ids").text, {"vector": [1.0] + [0.0] * (dim - 1), "k": k}
+    ).result_set
     return {r[0] for r in rows}

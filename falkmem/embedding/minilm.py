@@ -61,9 +61,11 @@ class SentenceTransformerEmbedder:
                 from sentence_transformers import SentenceTransformer
 
                 self._model = SentenceTransformer(self._path, device="cpu")
-                dim = self._model.get_embedding_dimension() if hasattr(
-                    self._model, "get_embedding_dimension"
-                ) else self._model.get_sentence_embedding_dimension()
+                dim = (
+                    self._model.get_embedding_dimension()
+                    if hasattr(self._model, "get_embedding_dimension")
+                    else self._model.get_sentence_embedding_dimension()
+                )
                 self._dimension = int(dim)
             return self._model
 

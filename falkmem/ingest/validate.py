@@ -104,8 +104,9 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         raise InputError("text", "must be a non-empty string (whitespace alone is not a memory)")
     if len(rec.text) > settings.max_text_chars:
         raise LimitExceeded(
-            "text", f"is {len(rec.text)} characters; the limit is {settings.max_text_chars}"
-            " (FALKMEM_MAX_TEXT_CHARS): split long documents into several memories"
+            "text",
+            f"is {len(rec.text)} characters; the limit is {settings.max_text_chars}"
+            " (FALKMEM_MAX_TEXT_CHARS): split long documents into several memories",
         )
     if "\x00" in rec.text:
         raise InputError("text", "must not contain NUL characters")

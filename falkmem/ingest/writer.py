@@ -5,14 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..embedding.base import Embedder, embed_checked
 from ..errors import DimensionMismatch, InputError
 from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, rounds
 from ..extraction.keys import canonical_key, normalize_relation
+from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword.tokens import tokenize
-from ..extraction.types import ENTITY_TYPES, EntityMention, Extraction, Triple
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
 from .validate import Prepared
@@ -41,8 +41,11 @@ def given_extraction(p: Prepared) -> Extraction:
     entities: list[EntityMention] = []
     for name, etype in p.entities:
         entities.append(
-            EntityMention(key=canonical_key(name, field="entities"), name=name,
-                          type=etype if etype in ENTITY_TYPES else "other")  # type: ignore[arg-type]
+            EntityMention(
+                key=canonical_key(name, field="entities"),
+                name=name,
+                type=cast(EntityType, etype if etype in ENTITY_TYPES else "other"),
+            )
         )
     triples: list[Triple] = []
     for s, r, o in p.triples:
@@ -80,13 +83,16 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
         "entities": [{"key": e.key, "name": e.name, "type": e.type} for e in ex.entities],
         "triples": [
             {
-                "subject": t.subject, "subject_name": names.get(t.subject, t.subject),
+                "subject": t.subject,
+                "subject_name": names.get(t.subject, t.subject),
                 "relation": t.relation,
-                "object": t.object, "object_name": names.get(t.object, t.object),
-                "weight": float(t.weight), "label": t.label,
+                "object": t.object,
+                "object_name": names.get(t.object, t.object),
+                "weight": float(t.weight),
+                "label": t.label,
             }
             for t in ex.triples
-        ],  # fmt: skip
+        ],
     }
 
 

@@ -70,8 +70,6 @@ def hybrid_search(
     vec = vec[:k]
     hits: list[GraphHit] = []
     for g in rows[0]["graph"] or []:
-        paths = tuple(
-            tuple((str(s), str(r), str(o)) for s, r, o in p) for p in (g["paths"] or []) if p
-        )
+        paths = tuple(tuple((str(s), str(r), str(o)) for s, r, o in p) for p in (g["paths"] or []) if p)
         hits.append(GraphHit(row=g["a"], score=float(g["score"]), paths=paths))
     return HybridResult(vec, hits)

@@ -59,7 +59,10 @@ def keyword_search(
     df = {_stem(t): n for t, n in df_raw.items()}
     avgdl = (float(stats[0]["n_tokens"]) / n_docs) if stats and n_docs else 0.0
     docs = [
-        (str(r["a"]["id"]), [_stem(t) for t in tokenize(f"{r['a'].get('text') or ''} {r['a'].get('attribution') or ''}")])
+        (
+            str(r["a"]["id"]),
+            [_stem(t) for t in tokenize(f"{r['a'].get('text') or ''} {r['a'].get('attribution') or ''}")],
+        )
         for r in rows
     ]
     scores = bm25_scores([_stem(t) for t in kept], docs, df=df, n_docs=max(n_docs, len(rows)), avgdl=avgdl)

@@ -16,7 +16,7 @@ from ..models import Hit
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, rrf
 from ..ranking.rerank import rerank
-from ..routing.router import Plan, RouterConfig, plan_query
+from ..routing.router import Plan, RouterConfig
 from ..storage.rows import hit_from_row
 from .graph import hybrid_search
 from .keyword import keyword_search
@@ -123,7 +123,11 @@ def retrieve(
             out.paths[h.row["id"]] = h.paths
     else:
         t = time.perf_counter()
-        vec = vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of) if "vector" in wanted else []
+        vec = (
+            vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of)
+            if "vector" in wanted
+            else []
+        )
         timings["vector"] = _ms(t)
     if "vector" in wanted:
         lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(vec)]

@@ -21,7 +21,9 @@ RELATIONAL_CUES: tuple[str, ...] = (
 )  # fmt: skip
 """Words and phrases that ask about connections rather than a single stored fact."""
 
-_CUE_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in sorted(RELATIONAL_CUES, key=len, reverse=True)) + r")\b")
+_CUE_RE = re.compile(
+    r"\b(" + "|".join(re.escape(c) for c in sorted(RELATIONAL_CUES, key=len, reverse=True)) + r")\b"
+)
 
 
 class RouterConfig(BaseModel):

@@ -94,7 +94,7 @@ def parse(path: Path, group: str) -> Query:
     text = "\n".join(lines[body_start:]).strip()
     if not text:
         raise CypherFileError(f"{path}: the file has a header but no statement")
-    code = _strip_strings("\n".join(l for l in text.splitlines() if not l.strip().startswith("//")))
+    code = _strip_strings("\n".join(ln for ln in text.splitlines() if not ln.strip().startswith("//")))
     used = frozenset(_PARAM.findall(code))
     if used - declared:
         raise CypherFileError(f"{where}: parameters used but not declared: {sorted(used - declared)}")

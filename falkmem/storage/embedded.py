@@ -184,8 +184,7 @@ class EmbeddedServer:
         rc = subprocess.call(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if rc != 0:
             raise ConnectionFailed(
-                f"the embedded FalkorDB server did not start (exit {rc}); see"
-                f" {self.data_dir / 'server.log'}"
+                f"the embedded FalkorDB server did not start (exit {rc}); see {self.data_dir / 'server.log'}"
             )
         deadline = time.monotonic() + 30
         while not (pidfile.exists() and sock.exists()):
@@ -232,9 +231,7 @@ class EmbeddedServer:
                 return
             client = redis.Redis(unix_socket_path=info.socket, socket_timeout=30, retry=_NO_RETRY)
             try:
-                clients = [
-                    c for c in client.client_list() if c.get("name") == CLIENT_NAME
-                ]
+                clients = [c for c in client.client_list() if c.get("name") == CLIENT_NAME]
                 if clients:
                     return
                 client.shutdown(save=True, now=False, force=False)

@@ -138,8 +138,7 @@ class Executor:
             msg = str(exc)
             if any(s in msg for s in _TIMEOUT):
                 raise QueryTimeout(
-                    f"{what} on {where} timed out; narrow the query or raise"
-                    " FALKMEM_QUERY_TIMEOUT_MS"
+                    f"{what} on {where} timed out; narrow the query or raise FALKMEM_QUERY_TIMEOUT_MS"
                 ) from exc
             if any(s in msg for s in _MISSING_GRAPH):
                 raise TenantNotFound(f"{where} does not exist") from exc

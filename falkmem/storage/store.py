@@ -239,12 +239,16 @@ class Store:
             if m.version <= meta.schema_version:
                 continue
             try:
-                m.apply(self.executor, g, {"dimension": meta.dimension, "ef_runtime": self.settings.ef_runtime})
+                m.apply(
+                    self.executor, g, {"dimension": meta.dimension, "ef_runtime": self.settings.ef_runtime}
+                )
             except QueryFailed as exc:
                 # Two processes migrating at once: the loser finds the index already there.
                 if "already" not in str(exc).lower():
                     raise
-            self.executor.run(g, query("admin/set_schema_version"), {"version": m.version, "now": time.time()})
+            self.executor.run(
+                g, query("admin/set_schema_version"), {"version": m.version, "now": time.time()}
+            )
             meta.schema_version = m.version
             log.debug("migrated graph=%s to version=%d (%s)", g, m.version, m.name)
         self._ready[tenant_id] = meta

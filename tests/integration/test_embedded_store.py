@@ -95,12 +95,14 @@ def test_two_processes_opening_at_once_share_one_server(tmp_path: Path) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", CHILD, str(tmp_path), name, str(go)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for name in ("a", "b", "c")
     ]
     for p in procs:
-        out, err = p.communicate(timeout=120)
+        _out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err[-2000:]
     with Memory(tmp_path, embedder=HashEmbedder()) as mem:
         assert mem.tenant("shared").count() == 90  # no process lost its writes

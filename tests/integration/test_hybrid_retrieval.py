@@ -9,7 +9,6 @@ import pytest
 
 from falkmem import InputError, Memory, Tenant
 from falkmem.routing import RouterConfig
-
 from tests.helpers import graph_rows
 
 HELIOS = [
@@ -147,7 +146,11 @@ def test_caller_supplied_triples_are_taken_as_given(tenant: Tenant, mem: Memory)
         entities=["Loire"], triples=[("Loire", "flows through", "Orleans")],
     )  # fmt: skip
     rows = graph_rows(mem, tenant.graph)
-    edges = [(r[2]["key"], r[1]["relation"], r[1].get("label"), r[3]["key"]) for r in rows if len(r) == 4 and r[0] == "RELATED_TO"]
+    edges = [
+        (r[2]["key"], r[1]["relation"], r[1].get("label"), r[3]["key"])
+        for r in rows
+        if len(r) == 4 and r[0] == "RELATED_TO"
+    ]
     assert ("loire", "related_to", "flows through", "orleans") in edges
 
 

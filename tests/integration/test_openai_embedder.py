@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -17,7 +18,7 @@ from falkmem.testing import HashEmbedder
 
 class _Handler(BaseHTTPRequestHandler):
     fail_first: int = 0
-    calls: list[dict[str, object]] = []
+    calls: ClassVar[list[dict[str, object]]] = []
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -84,5 +85,8 @@ def test_a_tenant_made_with_one_dimension_refuses_another(server: str, tmp_path:
         assert mem.tenant("acme").search("hello", k=1).ids == ["h"]
     from falkmem import DimensionMismatch
 
-    with Memory(tmp_path, embedder=HashEmbedder(16)) as mem2, pytest.raises(DimensionMismatch, match="embedder"):
+    with (
+        Memory(tmp_path, embedder=HashEmbedder(16)) as mem2,
+        pytest.raises(DimensionMismatch, match="embedder"),
+    ):
         mem2.tenant("acme").add("another")

@@ -15,14 +15,17 @@ from falkmem import (
     TenantNotFound,
 )
 from falkmem.storage.cypher import query
-
 from tests.helpers import fingerprint
 
 
 def test_add_get_search_count_delete(tenant: Tenant) -> None:
     mid = tenant.add(
         "Priya Chandran leads the Atlas team.",
-        id="m1", session="s1", speaker="dana", user="dana", metadata={"source": "chat", "n": 1},
+        id="m1",
+        session="s1",
+        speaker="dana",
+        user="dana",
+        metadata={"source": "chat", "n": 1},
     )
     tenant.add("The cafeteria serves pasta on Fridays.", id="m2", kind="note")
     assert mid == "m1"
@@ -49,7 +52,9 @@ def test_add_get_search_count_delete(tenant: Tenant) -> None:
 
 def test_add_is_idempotent_per_id(tenant: Tenant) -> None:
     tenant.add("A fact worth keeping.", id="same")
-    again = tenant.add_many([{"id": "same", "text": "A fact worth keeping."}, {"id": "new", "text": "Another."}])
+    again = tenant.add_many(
+        [{"id": "same", "text": "A fact worth keeping."}, {"id": "new", "text": "Another."}]
+    )
     assert again.skipped == ("same",) and again.added == ("new",)
     assert tenant.count() == 2
 
@@ -57,7 +62,10 @@ def test_add_is_idempotent_per_id(tenant: Tenant) -> None:
 def test_add_many_thousand_records_round_trip(tenant: Tenant) -> None:
     topics = ["invoice", "flight", "meeting", "deadline", "recipe", "password reset", "budget", "hiring"]
     records = [
-        {"id": f"r{i}", "text": f"Note {i}: the {topics[i % len(topics)]} item number {i} for project P{i % 37}."}
+        {
+            "id": f"r{i}",
+            "text": f"Note {i}: the {topics[i % len(topics)]} item number {i} for project P{i % 37}.",
+        }
         for i in range(1000)
     ]
     progress: list[tuple[int, int]] = []
@@ -105,7 +113,8 @@ def test_tenant_lifecycle(mem: Memory, tenant_id: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad_id", ["a b", "../x", "x') MATCH (n) DETACH DELETE n //", "", "A", "-x", "x" * 64, "é", "a/b", None, 7]
+    "bad_id",
+    ["a b", "../x", "x') MATCH (n) DETACH DELETE n //", "", "A", "-x", "x" * 64, "é", "a/b", None, 7],
 )
 def test_hostile_tenant_ids_are_refused(mem: Memory, bad_id: object) -> None:
     with pytest.raises(InvalidTenantId) as err:
@@ -162,7 +171,9 @@ class WrongDimension:
         return [[0.5] * 12 for _ in texts]
 
 
-def test_custom_embedder_with_wrong_dimension_writes_nothing(mem: Memory, tenant: Tenant, store_path: object) -> None:
+def test_custom_embedder_with_wrong_dimension_writes_nothing(
+    mem: Memory, tenant: Tenant, store_path: object
+) -> None:
     tenant.add("seed memory", id="seed")
     before = fingerprint(mem, tenant.graph)
     other = Tenant(tenant.id, _swap_embedder(mem, WrongDimension()))

@@ -51,5 +51,12 @@ def test_broken_files_are_refused(tmp_path: Path, body: str, needle: str) -> Non
 
 
 def test_strings_do_not_count_as_parameters_or_clauses(tmp_path: Path) -> None:
-    q = parse(_write(tmp_path, "q", "// name: q\n// mode: read\n// params: a\n// Doc line.\nRETURN '$nope CREATE' AS s, $a"), "g")
+    q = parse(
+        _write(
+            tmp_path,
+            "q",
+            "// name: q\n// mode: read\n// params: a\n// Doc line.\nRETURN '$nope CREATE' AS s, $a",
+        ),
+        "g",
+    )
     assert q.params == frozenset({"a"}) and q.doc == "Doc line."

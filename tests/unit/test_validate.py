@@ -13,7 +13,9 @@ S = Settings.load()
 
 
 def test_a_good_record_is_normalised() -> None:
-    p = prepare({"text": "hello", "metadata": {"b": 1, "a": [1, 2]}, "at": "2026-03-01T10:05:00Z"}, S, now=1.0)
+    p = prepare(
+        {"text": "hello", "metadata": {"b": 1, "a": [1, 2]}, "at": "2026-03-01T10:05:00Z"}, S, now=1.0
+    )
     assert p.metadata == '{"a": [1, 2], "b": 1}'
     assert p.valid_at == datetime(2026, 3, 1, 10, 5, tzinfo=UTC).timestamp()
     assert len(p.id) == 32
