@@ -107,7 +107,7 @@ class Settings(BaseSettings):
     """How many top vector hits seed the walk with their entities."""
     graph_vector_seed_weight: float = Field(default=0.5, ge=0, le=1)
     """Seed activation of a vector hit's entities, times its similarity (named entities get 1)."""
-    graph_min_activation: float = Field(default=0.05, ge=0)
+    graph_min_activation: float = Field(default=0.01, ge=0)
     """Graph hits with a smaller summed activation are dropped before fusion (noise)."""
     graph_weight: float = Field(default=3.0, ge=0, le=10)
     """Weight of the graph channel in reciprocal rank fusion (vector and keyword weigh 1)."""

@@ -115,7 +115,7 @@ def retrieve(
         timings["vector+graph"] = _ms(t)
         vec = res.vector
         # Rank fusion only sees ranks, so a hit whose activation is noise (an artifact that
-        # merely mentions a hub scored 0.024 with 5,000 mentions) would still be "graph rank 1".
+        # merely mentions a hub of 5,000 mentions scores about 1/5,000) would still be "graph rank 1".
         reached = [h for h in res.graph if h.score >= s.graph_min_activation]
         lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
         for h in reached:

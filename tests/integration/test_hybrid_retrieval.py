@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import statistics
-import time
 
 import pytest
 
@@ -155,8 +154,7 @@ def test_caller_supplied_triples_are_taken_as_given(tenant: Tenant, mem: Memory)
 
 
 def test_hub_entity_does_not_blow_up_hybrid_latency(tenant: Tenant) -> None:
-    from falkmem.testing import HashEmbedder  # noqa: F401  (vectors are precomputed below)
-
+    # vectors are precomputed (embedding=) so 5,000 hub memories load in seconds
     hub_records = [
         {"id": f"hub{i}", "text": f"Ticket {i} was filed against Acme Cloud.",
          "entities": ["Acme Cloud", f"Ticket {i}"], "triples": [(f"Ticket {i}", "related to", "Acme Cloud")],
@@ -177,7 +175,8 @@ def test_hub_entity_does_not_blow_up_hybrid_latency(tenant: Tenant) -> None:
     print(f"hub 5000: hybrid p95 {p95(hyb):.1f} ms, vector p95 {p95(vec):.1f} ms")
     # measured and reported, not a speed target: only a runaway (unbounded path enumeration) fails
     assert p95(hyb) < 200 * max(p95(vec), 1.0)
-    assert tenant.search(q, route="hybrid")[0].id == "p1" or "p1" in tenant.search(q, route="hybrid").ids
+    # the hub's 5,000 look-alike mentions must not crowd out the one memory that answers
+    assert tenant.search(q, route="hybrid").ids[0] == "p1"
 
 
 def _unit(i: int, dim: int = 384) -> list[float]:
@@ -186,6 +185,3 @@ def _unit(i: int, dim: int = 384) -> list[float]:
     v[(i * 7 + 3) % dim] += 0.5
     n = sum(x * x for x in v) ** 0.5
     return [x / n for x in v]
-
-
-_ = time
