@@ -9,8 +9,10 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-# falkordblite (the embedded FalkorDB) needs Python >= 3.12: use python3.12 from PATH, else pyenv's.
-PYTHON312 := $(shell command -v python3.12 2>/dev/null || ls -d $$HOME/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | tail -n 1)
+# falkordblite (the embedded FalkorDB) needs Python 3.12: the first candidate that really runs
+# (a pyenv shim on PATH can exist and still fail when 3.12 is not the selected version).
+PYTHON312 := $(shell for c in $$(command -v python3.12 2>/dev/null) $$(ls -d $$HOME/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | sort -rV); do \
+	"$$c" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1 && { echo "$$c"; break; }; done)
 
 .PHONY: demo test lint bench-smoke clean
 

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
-import threading
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
-from tenacity import (
-    Retrying,
-    retry_if_exception,
-    stop_after_attempt,
-    wait_exponential,
-    wait_random,
-)
 
-from falkmem.errors import ConfigError, ExtractionError, InputError
+from falkmem.errors import InputError
 
+from ..llm import InvalidOutput, JsonChat, load_json_object
 from .base import ASSISTANT_SPEAKERS
 from .keys import canonical_key, lookup_relation
 from .known import KnownEntities
@@ -31,9 +23,6 @@ from .types import (
     Relation,
     Triple,
 )
-
-if TYPE_CHECKING:
-    from openai import OpenAI
 
 __all__ = ["SYSTEM_PROMPT", "LLMExtractor", "user_text"]
 
@@ -69,7 +58,6 @@ _NON_SPEAKER_LABELS = words(
     "subject date time cc to from"
 )
 _LABEL = re.compile(r"^\s*[\[*]*(?P<who>[A-Za-z][\w .'-]{0,30}?)[\]*]*\s*:(?!//)")
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$")
 _MAX_HINTS = 50
 
 
@@ -100,10 +88,6 @@ def user_text(text: str) -> str:
         if not in_assistant:
             kept.append(line)
     return "\n".join(kept).strip()
-
-
-class _InvalidOutput(Exception):
-    """The endpoint answered, but not with a JSON object of the expected shape."""
 
 
 class _RawEntity(BaseModel):
@@ -154,20 +138,13 @@ class LLMExtractor:
         backoff_max_s: float = 8.0,
         temperature: float | None = 0.0,
     ) -> None:
-        if not model:
-            raise ConfigError("LLMExtractor: model must not be empty")
-        if timeout_s <= 0 or max_retries < 0 or backoff_initial_s < 0 or backoff_max_s < 0:
-            raise ConfigError("LLMExtractor: timeout_s must be > 0; retries, backoffs >= 0")
+        self._chat = JsonChat(
+            "LLM extraction", model=model, base_url=base_url, api_key=api_key, timeout_s=timeout_s,
+            max_retries=max_retries, backoff_initial_s=backoff_initial_s, backoff_max_s=backoff_max_s,
+            temperature=temperature,
+        )  # fmt: skip
         self.model = model
         self.base_url = base_url
-        self.timeout_s = float(timeout_s)
-        self.max_retries = max_retries
-        self.backoff_initial_s = backoff_initial_s
-        self.backoff_max_s = backoff_max_s
-        self.temperature = temperature
-        self._api_key = api_key
-        self._client: OpenAI | None = None
-        self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"LLMExtractor(model={self.model!r}, base_url={self.base_url!r})"
@@ -202,102 +179,15 @@ class LLMExtractor:
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": user},
         ]
-        return _to_extraction(self._complete(messages))
-
-    def _get_client(self) -> OpenAI:
-        with self._lock:
-            if self._client is None:
-                try:
-                    import openai
-                except ImportError as exc:
-                    raise ConfigError("LLMExtractor needs the openai package: pip install openai") from exc
-                try:
-                    self._client = openai.OpenAI(
-                        api_key=self._api_key,
-                        base_url=self.base_url,
-                        timeout=self.timeout_s,
-                        max_retries=0,
-                    )
-                except openai.OpenAIError:
-                    raise ConfigError(
-                        "LLMExtractor: no API key; pass api_key= or set OPENAI_API_KEY"
-                    ) from None
-            return self._client
-
-    def _complete(self, messages: list[dict[str, str]]) -> dict[str, Any]:
-        import openai
-
-        client = self._get_client()
-
-        def retryable(exc: BaseException) -> bool:
-            if isinstance(exc, _InvalidOutput | openai.APIConnectionError):
-                return True
-            if isinstance(exc, openai.APIStatusError):
-                return exc.status_code in (408, 409, 429) or exc.status_code >= 500
-            return False
-
-        def attempt() -> dict[str, Any]:
-            extra: dict[str, Any] = {}
-            if self.temperature is not None:
-                extra["temperature"] = self.temperature
-            response = client.chat.completions.create(
-                model=self.model,
-                messages=cast(Any, messages),
-                response_format={"type": "json_object"},
-                **extra,
-            )
-            if not response.choices:
-                raise _InvalidOutput("no choices")
-            return _parse_json(response.choices[0].message.content)
-
-        retrying = Retrying(
-            stop=stop_after_attempt(self.max_retries + 1),
-            wait=wait_exponential(multiplier=self.backoff_initial_s, max=self.backoff_max_s)
-            + wait_random(0, self.backoff_initial_s),
-            retry=retry_if_exception(retryable),
-            reraise=True,
-        )
-        try:
-            return retrying(attempt)
-        except Exception as exc:  # every failure becomes an ExtractionError
-            attempts = retrying.statistics.get("attempt_number", 1)
-            raise ExtractionError(
-                f"LLM extraction with model {self.model!r} failed after {attempts} attempt(s): "
-                f"{_describe(exc)}"
-            ) from None
-
-
-def _describe(exc: BaseException) -> str:
-    """Name an error without its message (which may echo the prompt)."""
-    if isinstance(exc, _InvalidOutput):
-        return "the endpoint did not return a JSON object with entities/triples"
-    status = getattr(exc, "status_code", None)
-    hint = (
-        {
-            401: " (check the API key)",
-            403: " (check the API key's permissions)",
-            404: " (check the model name and base_url)",
-            429: " (rate limited)",
-        }.get(status, "")
-        if isinstance(status, int)
-        else ""
-    )
-    where = f" HTTP {status}" if status is not None else ""
-    return f"{type(exc).__name__}{where}{hint}"
+        invalid = "the endpoint did not return a JSON object with entities/triples"
+        return _to_extraction(self._chat.ask(messages, _parse_json, invalid=invalid))
 
 
 def _parse_json(content: str | None) -> dict[str, Any]:
-    if not content:
-        raise _InvalidOutput("empty content")
-    try:
-        data = json.loads(_FENCE.sub("", content))
-    except json.JSONDecodeError:
-        raise _InvalidOutput("invalid JSON") from None
-    if not isinstance(data, dict):
-        raise _InvalidOutput("not an object")
+    data = load_json_object(content)
     for field in ("entities", "triples"):
         if not isinstance(data.get(field, []), list):
-            raise _InvalidOutput(f"{field} is not a list")
+            raise InvalidOutput(f"{field} is not a list")
     return data
 
 
