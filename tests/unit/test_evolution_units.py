@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from falkmem.errors import InputError
-from falkmem.evolution.classifier import Verdict, _Invalid, _parse
+from falkmem.evolution.classifier import Verdict, _parse
 from falkmem.evolution.consolidate import Candidate, duplicate_pairs, group
 from falkmem.evolution.forget import selector
 from falkmem.evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, rounds
 from falkmem.evolution.recency import recency_factor, recency_weighted
 from falkmem.extraction.rules import RuleExtractor
+from falkmem.llm import InvalidOutput
 from falkmem.ranking.fusion import Fused
 
 POLICY = KeyPolicy(frozenset({"reports_to", "holds_role"}), frozenset({"fact"}))
@@ -80,7 +81,7 @@ def test_recency() -> None:
 def test_verdict_parsing() -> None:
     assert _parse('```json\n{"relation": " Duplicate "}\n```') == Verdict(relation="duplicate")
     for bad in (None, "", "[]", '{"relation": "maybe"}', "{"):
-        with pytest.raises(_Invalid):
+        with pytest.raises(InvalidOutput):
             _parse(bad)
 
 
