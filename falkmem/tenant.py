@@ -13,7 +13,7 @@ from .errors import InputError, LimitExceeded, NotFound
 from .evolution import ops as evo
 from .evolution.classifier import Classifier
 from .evolution.keys import KeyPolicy
-from .ingest.validate import Prepared, prepare
+from .ingest.validate import Prepared, prepare, valid_unicode
 from .ingest.writer import write_batch
 from .models import (
     AddResult,
@@ -373,5 +373,6 @@ def _check_query(text: object, k: object, *, max_chars: int, max_k: int) -> None
         raise InputError("query", "must be a non-empty string")
     if len(text) > max_chars:
         raise LimitExceeded("query", f"is {len(text)} characters; the limit is {max_chars}")
+    valid_unicode(text, "query")
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= max_k:
         raise LimitExceeded("k", f"must be an integer between 1 and {max_k}")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
+from ..ingest.validate import valid_unicode
 from ..models import ForgetResult
 from ..storage.cypher import query
 from ..storage.executor import Executor
@@ -54,7 +55,7 @@ def selector(id: object, session: object, user: object) -> Selector:
     [(name, value)] = given.items()
     if not isinstance(value, str) or not value.strip():
         raise InputError(name, "must be a non-empty string")
-    return Selector(**{name: value})
+    return Selector(**{name: valid_unicode(value, name)})
 
 
 def erase_ids(executor: Executor, graph: str, ids: list[str]) -> tuple[ForgetResult, list[str]]:

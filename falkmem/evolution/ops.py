@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..context.pack import ContextItem
 from ..errors import InputError, NotFound
 from ..extraction.keys import canonical_key
-from ..ingest.validate import to_timestamp
+from ..ingest.validate import to_timestamp, valid_unicode
 from ..models import (
     ConsolidateResult,
     ForgetResult,
@@ -102,14 +102,14 @@ def history(eng: Engine, tenant_id: str, key: str | None, entity: str | None, li
     if key is not None:
         if not isinstance(key, str):
             raise InputError("key", "must be a string")
-        k = normalise_key(key)
+        k = normalise_key(valid_unicode(key, "key"))
         rows = ex.run(graph, query("evolve/history_by_key"), {"key": k, "limit": limit})
         if not rows:
             raise NotFound(f"tenant {tenant_id!r} has no fact with this key; check history(key=...)")
         return History(key=k, entries=entries(rows))
     if not isinstance(entity, str):
         raise InputError("entity", "must be a string")
-    ek = canonical_key(entity, field="entity")
+    ek = canonical_key(valid_unicode(entity, "entity"), field="entity")
     rows = ex.run(graph, query("evolve/history_by_entity"), {"key": ek, "limit": limit})
     if not rows:
         raise NotFound(f"tenant {tenant_id!r} knows no such entity; names are matched by canonical key")

@@ -24,7 +24,7 @@ _SHORT_MAX = 256  # session, speaker, agent, user, key
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def _unicode(value: str, field: str) -> str:
+def valid_unicode(value: str, field: str) -> str:
     """``value`` if it can be sent to the server as UTF-8 (a lone surrogate cannot)."""
     try:
         value.encode("utf-8")
@@ -79,7 +79,7 @@ def _short(value: object, field: str) -> str | None:
         raise LimitExceeded(field, f"must be at most {_SHORT_MAX} characters")
     if _CONTROL.search(value):
         raise InputError(field, "must not contain control characters (U+0000–U+001F, U+007F)")
-    return _unicode(value, field)
+    return valid_unicode(value, field)
 
 
 def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> Prepared:
@@ -110,7 +110,7 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         )
     if "\x00" in rec.text:
         raise InputError("text", "must not contain NUL characters")
-    _unicode(rec.text, "text")
+    valid_unicode(rec.text, "text")
     if rec.kind not in KINDS:
         raise InputError("kind", f"must be one of {sorted(KINDS)}, not {rec.kind!r}")
     rid = rec.id if rec.id is not None else uuid.uuid4().hex
@@ -118,14 +118,14 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         raise InputError("id", f"must be a non-empty string of at most {_ID_MAX} characters")
     if _CONTROL.search(rid):
         raise InputError("id", "must not contain control characters (U+0000–U+001F, U+007F)")
-    _unicode(rid, "id")
+    valid_unicode(rid, "id")
     try:
         meta = json.dumps(dict(rec.metadata or {}), ensure_ascii=False, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError):
         raise InputError(
             "metadata", "must be JSON-serialisable (str, int, float, bool, None, lists and dicts)"
         ) from None
-    if len(_unicode(meta, "metadata").encode()) > settings.max_metadata_bytes:
+    if len(valid_unicode(meta, "metadata").encode()) > settings.max_metadata_bytes:
         raise LimitExceeded(
             "metadata", f"is over {settings.max_metadata_bytes} bytes as JSON (FALKMEM_MAX_METADATA_BYTES)"
         )
@@ -136,7 +136,7 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
             raise InputError("entities", f"each name must be 1–{_SHORT_MAX} characters")
         if "\x00" in name:
             raise InputError("entities", "a name must not contain NUL characters")
-        _unicode(name, "entities")
+        valid_unicode(name, "entities")
         entities.append((name.strip(), etype))
     if len(entities) > settings.max_entities:
         raise LimitExceeded("entities", f"at most {settings.max_entities} per memory")
@@ -148,7 +148,7 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         if any("\x00" in x for x in (s, r, o)):
             raise InputError("triples", "a part of a triple must not contain NUL characters")
         for x in (s, r, o):
-            _unicode(x, "triples")
+            valid_unicode(x, "triples")
         triples.append((s.strip(), r.strip(), o.strip()))
     if len(triples) > settings.max_triples:
         raise LimitExceeded("triples", f"at most {settings.max_triples} per memory")
