@@ -94,7 +94,7 @@ def cluster_enabled(client: redis.Redis) -> bool:
 class FalkmemCluster(RedisCluster):
     """redis-py's cluster client that can send ``GRAPH.RO_QUERY`` to a replica of the graph's slot.
 
-    Only ``GRAPH.RO_QUERY`` goes to replicas (replicas refuse ``GRAPH.QUERY``); every other
+    Only ``GRAPH.RO_QUERY`` goes to replicas (replicas refuse the read-write query command); every other
     command, ``EXISTS`` included, goes to the primary. A replica that is down, loading, or
     does not have the graph yet (replication lag right after a tenant is created) is
     skipped and the read goes to the primary.
