@@ -47,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
             for hit in found:
                 print(f"   {hit.score:.3f}  {hit.text}  ({hit.id}, session {hit.session})")
             print()
+        question = QUESTIONS[2]
+        ctx = demo.context(question, budget_tokens=120)
+        print(f"context for: {question}  [route: {ctx.route}, {ctx.tokens}/{ctx.budget_tokens} tokens]")
+        print(ctx.text)
+        print()
     print(f"done in {time.perf_counter() - started:.1f} s")
     return 0
 
