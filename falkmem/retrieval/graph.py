@@ -8,6 +8,7 @@ from typing import Any
 
 from ..storage.cypher import query
 from ..storage.executor import Executor
+from .vector import distinct_hits
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +61,7 @@ def hybrid_search(
     )  # fmt: skip
     if not rows:
         return HybridResult([], [])
-    vec: list[tuple[dict[str, Any], float]] = []
-    seen: set[str] = set()
-    for h in rows[0]["vector"] or []:
-        a = h["a"]
-        if a["id"] not in seen:
-            seen.add(a["id"])
-            vec.append((a, float(h["sim"])))
-    vec = vec[:k]
+    vec = distinct_hits(((h["a"], float(h["sim"])) for h in rows[0]["vector"] or []), k)
     hits: list[GraphHit] = []
     for g in rows[0]["graph"] or []:
         paths = tuple(tuple((str(s), str(r), str(o)) for s, r, o in p) for p in (g["paths"] or []) if p)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..keyword.bm25 import bm25_scores
-from ..keyword.tokens import fulltext_query, query_terms, tokenize
+from ..keyword.tokens import query_terms, tokenize
 from ..storage.cypher import query
 from ..storage.executor import Executor
 
@@ -38,7 +38,7 @@ def keyword_search(
     indexed with its attribution (speaker, user), so questions that name people match.
     """
     wanted = query_terms(text)
-    if not wanted or fulltext_query(text) is None:
+    if not wanted:  # nothing searchable: only stopwords, punctuation or query syntax
         return []
     stats = executor.run(graph, query("retrieve/term_stats"), {"terms": wanted})
     df_raw = {str(r["term"]): int(r["df"]) for r in stats}

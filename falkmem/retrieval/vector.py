@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..storage.cypher import query
@@ -40,14 +40,23 @@ def vector_search(
     rows = executor.run(
         graph, query("retrieve/vector_search"), {"vector": list(vector), "fetch_k": fetch_k, "as_of": as_of}
     )
+    return distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
+
+
+def distinct_hits(
+    pairs: Iterable[tuple[dict[str, Any], float]], k: int
+) -> list[tuple[dict[str, Any], float]]:
+    """The first ``k`` (row, similarity) pairs with distinct ids, in order.
+
+    Concurrent vector queries on one index can return the same node twice (FalkorDB #2848),
+    so every vector result goes through here.
+    """
     out: list[tuple[dict[str, Any], float]] = []
     seen: set[str] = set()
-    for r in rows:
-        a = r["a"]
-        if a["id"] in seen:
-            continue
-        seen.add(a["id"])
-        out.append((a, 1.0 - float(r["distance"])))
-        if len(out) == k:
-            break
+    for a, sim in pairs:
+        if a["id"] not in seen:
+            seen.add(a["id"])
+            out.append((a, sim))
+            if len(out) == k:
+                break
     return out
