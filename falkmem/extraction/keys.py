@@ -10,7 +10,7 @@ from typing import cast
 from falkmem.errors import InputError
 
 from .lexicon import words
-from .types import RELATIONS, Relation
+from .vocab import RELATIONS, Relation
 
 __all__ = ["canonical_key", "key_tokens", "lookup_relation", "normalize_relation"]
 

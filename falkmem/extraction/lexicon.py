@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .types import EntityType
+from .vocab import EntityType
 
 
 def words(text: str) -> frozenset[str]:
