@@ -174,7 +174,8 @@ def pack(
     Steps: drop superseded items unless the query refers back (:func:`refers_back`); dedupe
     items whose normalised text is equal (the higher score wins); then, best score first, add
     each item whole if the context still fits, else only its sentences that share a query
-    term, else stop (the context is always a prefix of the ranking). Items render as
+    term, else skip it and go on with the next (a long memory does not crowd out the shorter
+    ones ranked below it). Items render as
     ``- <text> [<id> · <session> · <YYYY-MM-DD HH:MM>]`` (aware times in UTC). Graph
     evidence of the rendered items follows under a ``Connections:`` line, one deduplicated
     ``subject -relation-> object`` per line, as many as fit.
@@ -230,18 +231,18 @@ def pack(
         unique.append(item)
 
     additive = bool(getattr(counter, "additive", False))
-    ordered, partial, stopped_at, triple_lines = _select(
+    ordered, partial, skipped, triple_lines = _select(
         unique, terms, by_time, budget_tokens, _Meter(counter, additive=additive)
     )
     text = _join(ordered, triple_lines)
     tokens = counter.count(text)
     if tokens > budget_tokens:  # only when a counter wrongly claims to be additive
-        ordered, partial, stopped_at, triple_lines = _select(
+        ordered, partial, skipped, triple_lines = _select(
             unique, terms, by_time, budget_tokens, _Meter(counter, additive=False)
         )
         text = _join(ordered, triple_lines)
         tokens = counter.count(text)
-    dropped.extend(item.id for item in unique[stopped_at:])
+    dropped.extend(skipped)
     used = tuple(item.id for item, _ in ordered)
     used_set = set(used)
     return PackedContext(
@@ -291,12 +292,12 @@ def _select(
     by_time: bool,
     budget: int,
     meter: _Meter,
-) -> tuple[Kept, list[str], int, list[str]]:
+) -> tuple[Kept, list[str], list[str], list[str]]:
     """Choose the item lines and triple lines that fit; see :func:`pack` for the rules.
 
     Returns:
-        (kept items with their lines in final order, ids kept partially, index in ``unique``
-        where packing stopped, triple lines).
+        (kept items with their lines in final order, ids kept partially, ids skipped because
+        they did not fit, triple lines).
     """
 
     def arrange(chosen: Kept) -> Kept:
@@ -307,8 +308,8 @@ def _select(
 
     kept: Kept = []
     partial: list[str] = []
-    stopped_at = len(unique)
-    for index, item in enumerate(unique):
+    skipped: list[str] = []
+    for item in unique:
         full = _render(item, _one_line(item.text))
         if fits([*kept, (item, full)]):
             kept.append((item, full))
@@ -320,8 +321,7 @@ def _select(
                 kept.append((item, short))
                 partial.append(item.id)
                 continue
-        stopped_at = index
-        break
+        skipped.append(item.id)
 
     ordered = arrange(kept)
     body_lines = [line for _, line in ordered]
@@ -336,4 +336,4 @@ def _select(
             line = _format_triple(triple)
             if meter.count([*body_lines, _CONNECTIONS, *triple_lines, line]) <= budget:
                 triple_lines.append(line)
-    return ordered, partial, stopped_at, triple_lines
+    return ordered, partial, skipped, triple_lines

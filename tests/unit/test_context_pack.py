@@ -102,15 +102,31 @@ def test_long_item_keeps_only_matching_sentences() -> None:
     assert out.tokens <= budget
 
 
-def test_stops_when_even_sentences_do_not_fit() -> None:
+def test_skips_what_does_not_fit_and_keeps_packing_smaller_ones() -> None:
     items = [
         item("a", "Alpha fact about helios.", 0.9),
         item("b", "A much longer unrelated memory about gardening and cooking " * 3, 0.8),
         item("c", "Tiny.", 0.1),
     ]
-    out = pack("helios", items, budget_tokens=12, counter=COUNTER)
-    assert out.used == ("a",)
-    assert out.dropped == ("b", "c")  # "c" would fit but the packer stops at "b"
+    out = pack("helios", items, budget_tokens=15, counter=COUNTER)
+    assert out.used == ("a", "c")  # "b" fits neither whole nor by sentences: skipped, not a stop
+    assert out.dropped == ("b",)
+    assert out.tokens <= 15
+
+
+def test_one_long_memory_at_rank_two_does_not_empty_the_rest() -> None:
+    # one long sentence that names helios: it fits neither whole nor as its matching sentences
+    long_text = "Helios kickoff notes" + ", then filler about the office move and parking" * 40 + "."
+    items = [
+        item("m1", "Ana leads Helios.", 0.9),
+        item("m2", long_text, 0.8),
+        *(item(f"m{i}", f"Helios fact number {i}.", 0.8 - i / 100) for i in range(3, 8)),
+    ]
+    budget = 60
+    out = pack("who is on helios", items, budget_tokens=budget, counter=COUNTER)
+    assert out.tokens <= budget
+    assert out.used == ("m1", "m3", "m4", "m5", "m6", "m7")
+    assert out.dropped == ("m2",)
 
 
 def test_chronological_order_when_query_refers_back() -> None:
