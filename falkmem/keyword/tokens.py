@@ -1,13 +1,11 @@
-"""Keyword tokenising: split text like RediSearch does and build safe full-text queries."""
+"""Keyword tokenising: split text like RediSearch does into terms that are safe to search for."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
-from ..errors import InputError
-
-__all__ = ["STOPWORDS", "fulltext_query", "query_terms", "tokenize"]
+__all__ = ["STOPWORDS", "query_terms", "tokenize"]
 
 # A token is a letter or digit followed by letters, digits and combining marks (Devanagari
 # vowel signs, the dot of a case-folded "İ"): marks belong to the word they follow. Everything
@@ -84,8 +82,10 @@ def _keep(token: str) -> bool:
 def query_terms(text: str) -> list[str]:
     """The searchable terms of ``text``: tokens minus stopwords and lone letters, deduplicated.
 
-    This is the term list the full-text query is built from, and the one BM25 re-scoring and
-    sentence selection use, so all three agree on what the query "is about".
+    This is the term list the keyword channel searches the full-text index with (one term per
+    index call), and the one BM25 re-scoring and sentence selection use, so all three agree on
+    what the query "is about". A term is letters, digits and combining marks only: nothing of
+    the full-text query syntax (``-``, ``@``, ``*``, ``|``, quotes, parentheses) survives.
 
     Args:
         text: the user's query (any text).
@@ -99,47 +99,3 @@ def query_terms(text: str) -> list[str]:
         if _keep(token) and token not in seen:
             seen[token] = None
     return list(seen)
-
-
-def _priority(term: str) -> tuple[int, int]:
-    """Sort key used when there are more terms than allowed: identifiers and long words first."""
-    has_digit = any(ch.isdigit() for ch in term)
-    return (0 if has_digit else 1, -len(term))
-
-
-def fulltext_query(text: str, *, max_terms: int = 12) -> str | None:
-    """Turn user text into a RediSearch query that cannot be a syntax error: ``a|b|c``.
-
-    FalkorDB passes the full-text query string to RediSearch's parser, so ``foo-bar`` means
-    ``foo AND NOT bar``, ``user@example.com`` is a syntax error and ``*`` matches everything.
-    Only alphanumeric terms survive here (see :func:`query_terms`), joined with ``|`` (OR) so
-    a document matching any term is a candidate; the engine ranks them afterwards.
-
-    When there are more than ``max_terms`` terms, the ones kept are those containing a digit
-    (ids, ticket numbers), then the longest (rarer in practice; full-text cost is linear in the
-    number of matches); they stay in text order.
-
-    Args:
-        text: the user's query.
-        max_terms: the most terms to OR together (at least 1).
-
-    Returns:
-        The query string, or None when nothing searchable is left (e.g. ``"the?"`` or ``"*"``);
-        the caller should then skip the keyword channel.
-
-    Raises:
-        InputError: ``max_terms`` is smaller than 1.
-
-    Example:
-        >>> fulltext_query("Who emailed alice@example.com about node.js?")
-        'emailed|alice|example|com|node|js'
-    """
-    if max_terms < 1:
-        raise InputError("max_terms", "must be at least 1")
-    terms = query_terms(text)
-    if not terms:
-        return None
-    if len(terms) > max_terms:
-        chosen = set(sorted(terms, key=_priority)[:max_terms])
-        terms = [t for t in terms if t in chosen]
-    return "|".join(terms)

@@ -5,17 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..keyword.bm25 import bm25_scores
+from ..keyword.stem import stem_all
 from ..keyword.tokens import query_terms, tokenize
 from ..storage.cypher import query
 from ..storage.executor import Executor
-
-
-def _stem(token: str) -> str:
-    # FalkorDB's full-text index stems English; match its candidates' terms loosely too.
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(token) > len(suffix) + 2 and token.endswith(suffix):
-            return token[: -len(suffix)]
-    return token
 
 
 def keyword_search(
@@ -27,6 +20,7 @@ def keyword_search(
     candidates: int,
     as_of: float | None = None,
     common_fraction: float = 0.25,
+    common_min_df: int = 100,
     max_terms: int = 12,
 ) -> list[tuple[dict[str, Any], float]]:
     """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first.
@@ -47,8 +41,10 @@ def keyword_search(
     if not present:
         return []
     # Very common terms cost the most (full-text cost is linear in matches) and rank nothing:
-    # keep them only when nothing rarer is left.
-    rare = [t for t in present if df_raw[t] <= common_fraction * max(n_docs, 1)]
+    # keep them only when nothing rarer is left. The cut has an absolute floor: on a small
+    # tenant a name in 2 of 3 memories is what the question is about, and cheap to match.
+    common = max(common_min_df, common_fraction * n_docs)
+    rare = [t for t in present if df_raw[t] <= common]
     kept = (rare or sorted(present, key=lambda t: df_raw[t])[:1])[:max_terms]
     rows = executor.run(
         graph, query("retrieve/keyword_search"),
@@ -56,16 +52,19 @@ def keyword_search(
     )  # fmt: skip
     if not rows:
         return []
-    df = {_stem(t): n for t, n in df_raw.items()}
+    # The index stems both sides (Snowball English); so does BM25 here, or it would score the
+    # index's own matches ("companies" for "company") 0.
+    kept_stems = stem_all(kept)
+    df = dict(zip(kept_stems, (df_raw[t] for t in kept), strict=True))
     avgdl = (float(stats[0]["n_tokens"]) / n_docs) if stats and n_docs else 0.0
     docs = [
         (
             str(r["a"]["id"]),
-            [_stem(t) for t in tokenize(f"{r['a'].get('text') or ''} {r['a'].get('attribution') or ''}")],
+            stem_all(tokenize(f"{r['a'].get('text') or ''} {r['a'].get('attribution') or ''}")),
         )
         for r in rows
     ]
-    scores = bm25_scores([_stem(t) for t in kept], docs, df=df, n_docs=max(n_docs, len(rows)), avgdl=avgdl)
+    scores = bm25_scores(kept_stems, docs, df=df, n_docs=max(n_docs, len(rows)), avgdl=avgdl)
     by_id = {str(r["a"]["id"]): r["a"] for r in rows}
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     return [(by_id[i], s) for i, s in ranked[:k] if s > 0]

@@ -1,4 +1,4 @@
-"""Tests for falkmem.keyword.tokens: RediSearch-like tokenising and safe full-text queries."""
+"""Tests for falkmem.keyword.tokens: RediSearch-like tokenising and safe query terms."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from falkmem.errors import InputError
-from falkmem.keyword import STOPWORDS, fulltext_query, query_terms, tokenize
+from falkmem.keyword import STOPWORDS, query_terms, tokenize
 
 
 @pytest.mark.parametrize(
@@ -46,56 +45,41 @@ def test_query_terms_drop_stopwords_lone_letters_and_duplicates() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Who emailed alice@example.com?", "emailed|alice|example|com"),
-        ("foo-bar", "foo|bar"),
-        ('"helios" (launch) | *', "helios|launch"),
-        ("%alce%1 ~x @title:running", "alce|1|title|running"),
-        ("ticket 837", "ticket|837"),
-        ("the", None),
-        ("*", None),
-        ("", None),
-        ("a b c - | ( )", None),
+        ("Who emailed alice@example.com?", ["emailed", "alice", "example", "com"]),
+        ("foo-bar", ["foo", "bar"]),
+        ('"helios" (launch) | *', ["helios", "launch"]),
+        ("%alce%1 ~x @title:running", ["alce", "1", "title", "running"]),
+        ("ticket 837", ["ticket", "837"]),
+        ("the", []),
+        ("*", []),
+        ("", []),
+        ("a b c - | ( )", []),
     ],
 )
-def test_fulltext_query_is_sanitised(text: str, expected: str | None) -> None:
-    assert fulltext_query(text) == expected
-
-
-def test_fulltext_query_caps_terms_preferring_ids_and_long_words() -> None:
-    text = "alpha beta gamma delta epsilon ab12 zeta"
-    # digits first, then the longest; ties keep text order; the result is in text order
-    assert fulltext_query(text, max_terms=3) == "alpha|epsilon|ab12"
-
-
-def test_fulltext_query_rejects_bad_cap() -> None:
-    with pytest.raises(InputError) as err:
-        fulltext_query("hello", max_terms=0)
-    assert err.value.field == "max_terms"
+def test_query_terms_carry_no_query_syntax(text: str, expected: list[str]) -> None:
+    assert query_terms(text) == expected
 
 
 def _allowed(ch: str) -> bool:
     if ch.isascii():
-        return ch in "abcdefghijklmnopqrstuvwxyz0123456789|"
+        return ch in "abcdefghijklmnopqrstuvwxyz0123456789"
     import unicodedata
 
     return ch.isalnum() or unicodedata.category(ch).startswith("M")
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=200), st.integers(min_value=1, max_value=20))
-def test_fulltext_query_output_is_always_safe(text: str, max_terms: int) -> None:
-    query = fulltext_query(text, max_terms=max_terms)
-    if query is None:
-        return
-    assert all(_allowed(ch) for ch in query)
-    parts = query.split("|")
-    assert all(parts), "no empty alternatives"
-    assert len(parts) == len(set(parts)) <= max_terms
-    assert all(p[0].isalnum() for p in parts)
+@given(st.text(max_size=200))
+def test_query_terms_are_always_safe(text: str) -> None:
+    terms = query_terms(text)
+    assert len(terms) == len(set(terms))
+    for term in terms:
+        assert term and term[0].isalnum()
+        assert all(_allowed(ch) for ch in term)
+        assert term not in STOPWORDS
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab1 .-@'\"()|*%~:_"), max_size=60))
-def test_fulltext_query_safe_on_syntax_heavy_text(text: str) -> None:
-    query = fulltext_query(text)
-    assert query is None or set(query) <= set("ab1|")
+def test_query_terms_safe_on_syntax_heavy_text(text: str) -> None:
+    assert set("".join(query_terms(text))) <= set("ab1")

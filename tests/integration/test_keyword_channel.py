@@ -1,0 +1,113 @@
+"""The keyword channel (full-text candidates + BM25) on a real FalkorDB tenant."""
+
+from __future__ import annotations
+
+from falkmem import Tenant
+from falkmem.retrieval.keyword import keyword_search
+
+
+def _kw(tenant: Tenant, text: str, *, k: int = 10, as_of: float | None = None) -> list[tuple[str, float]]:
+    eng = tenant._engine
+    hits = keyword_search(eng.store.executor, tenant.graph, text, k=k, candidates=100, as_of=as_of)
+    return [(str(row["id"]), score) for row, score in hits]
+
+
+def test_inflected_forms_match_like_the_index(tenant: Tenant) -> None:
+    # Issue 12 item 2: the full-text index stems with Snowball ("companies" -> "compani"); the
+    # BM25 re-scoring must stem the same way or it scores the index's own matches 0 and drops them.
+    tenant.add_many(
+        [
+            {"id": "merger", "text": "Two companies announced a merger."},
+            {"id": "tea", "text": "Green tea is served at four."},
+            {"id": "ran", "text": "She is running the marathon on Sunday."},
+        ]
+    )
+    assert [i for i, _ in _kw(tenant, "company")] == ["merger"]
+    assert [i for i, _ in _kw(tenant, "companies")] == ["merger"]
+    assert [i for i, _ in _kw(tenant, "runs")] == ["ran"]
+    hits = tenant.search("company", channels={"keyword"}, k=3)
+    assert hits.ids == ["merger"]
+
+
+def test_common_term_cut_keeps_names_on_a_small_tenant(tenant: Tenant) -> None:
+    # Issue 12 item 3: "priya" is in 2 of 3 memories (67 % > 25 %): a relative cut dropped the
+    # very name the question is about and returned only the tea memory.
+    tenant.add_many(
+        [
+            {"id": "p1", "text": "Priya Chandran leads the Atlas team."},
+            {"id": "p2", "text": "Priya drinks tea every morning."},
+            {"id": "t", "text": "The office tea is oolong."},
+        ]
+    )
+    got = [i for i, _ in _kw(tenant, "Priya tea")]
+    assert set(got) == {"p1", "p2", "t"}
+    assert got[0] == "p2"  # the only memory with both terms ranks first
+
+
+INFLECTED = [
+    ("a1", "The committee approved the budgets and is approving more."),
+    ("a2", "Researchers studied generously funded studies of happiness."),
+    ("a3", "Flights were cancelled; the airline cancels flights often."),
+    ("a4", "He argued that arguing is an argument's nature."),
+    ("a5", "Mice and a mouse; geese and a goose; the children's child."),
+    ("a6", "Connection, connected, connecting, connects: all connect."),
+]
+
+
+def test_every_index_match_is_scored(tenant: Tenant) -> None:
+    # Whatever the index matches for a term, BM25 must count it (same stems on both sides).
+    from falkmem.storage.cypher import query
+
+    tenant.add_many([{"id": i, "text": t} for i, t in INFLECTED])
+    words = [
+        "approve", "approval", "budget", "study", "studies", "happy", "happiness", "generous",
+        "cancel", "cancelling", "flight", "argue", "argument", "connections", "connective",
+        "child", "children", "mouse", "goose", "airlines",
+    ]  # fmt: skip
+    ex, graph = tenant._engine.store.executor, tenant.graph
+    for word in words:
+        rows = ex.run(graph, query("retrieve/term_stats"), {"terms": [word]})
+        df = int(rows[0]["df"]) if rows else 0
+        assert len(_kw(tenant, word)) == df, word
+
+
+def test_bm25_prefers_rare_terms_and_short_memories(tenant: Tenant) -> None:
+    tenant.add_many(
+        [
+            {"id": "short", "text": "Helios launch moved to May."},
+            {"id": "long", "text": "Helios " + "and some unrelated filler words here " * 8 + "launch."},
+            {"id": "other", "text": "The launch of the cafeteria menu was fine."},
+            {"id": "other2", "text": "Another launch event took place."},
+        ]
+    )
+    got = _kw(tenant, "Helios launch")
+    assert [i for i, _ in got][:2] == ["short", "long"]
+    assert got[0][1] > got[1][1] > got[2][1] > 0  # higher is better, strictly here
+    assert [i for i, _ in _kw(tenant, "Helios launch", k=1)] == ["short"]
+
+
+def test_identifiers_and_attribution_match(tenant: Tenant) -> None:
+    tenant.add("My confirmation code is QX7-84B.", id="code", speaker="dana")
+    tenant.add("The weather was nice.", id="w", speaker="omar", user="omar")
+    assert [i for i, _ in _kw(tenant, "qx7")] == ["code"]
+    assert [i for i, _ in _kw(tenant, "84b")] == ["code"]
+    assert [i for i, _ in _kw(tenant, "what did omar say")] == ["w"]  # the speaker is indexed
+
+
+def test_query_syntax_and_stopwords_are_inert(tenant: Tenant) -> None:
+    tenant.add("Alice emailed bob@example.com about node.js.", id="m")
+    for hostile in ["*", "the of and", "-", "@text:alice", "foo|bar", '"', "(", "%alice%", "~x", ""]:
+        assert isinstance(_kw(tenant, hostile), list)
+    assert _kw(tenant, "the of and") == []
+    assert [i for i, _ in _kw(tenant, "alice@example.com -node")] == ["m"]
+
+
+def test_only_active_memories_unless_as_of(tenant: Tenant) -> None:
+    tenant.add("UA 837 arrives at 10:05.", id="v1", key="ua837", at="2026-03-03T08:00Z", kind="fact")
+    tenant.add("UA 837 now arrives at 11:40.", id="v2", key="ua837", at="2026-03-03T09:00Z", kind="fact")
+    tenant.add("Arrivals hall is closed at 837 Main St.", id="x")
+    assert {i for i, _ in _kw(tenant, "837 arrives")} == {"v2", "x"}  # arrives ~ arrivals
+    then = 1772526600.0  # 2026-03-03T08:30Z
+    assert {i for i, _ in _kw(tenant, "837 arrives", as_of=then)} == {"v1"}
+    tenant.forget("v2")
+    assert [i for i, _ in _kw(tenant, "837")] == ["x"]
