@@ -6,9 +6,9 @@
 MATCH (e:Entity {key: $key})
 OPTIONAL MATCH (a:Artifact)-[:REFERENCES]->(e)
 WHERE a.status IN ['active', 'superseded']
-WITH e, a ORDER BY a.valid_at DESC, a.created_at DESC LIMIT $limit
+WITH e, a ORDER BY a.valid_at DESC, a.created_at DESC, coalesce(a.seq, 0) DESC LIMIT $limit
 RETURN e.key AS entity,
        CASE WHEN a IS NULL THEN NULL ELSE a {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
-          .valid_at, .invalid_at, .metadata, .status, .key} END AS a,
+          .valid_at, .invalid_at, .metadata, .status, .key, .seq} END AS a,
        [(n:Artifact)-[s:SUPERSEDES]->(a) | {id: n.id, reason: s.reason}] AS replaced_by,
        [(a)-[:SUPERSEDES]->(o:Artifact) | o.id] AS replaced

@@ -8,6 +8,6 @@ CALL {
   WITH q
   MATCH (a:Artifact {key: q.key})
   WHERE a.status IN ['active', 'superseded'] AND a.valid_at <= q.valid_at
-  RETURN a ORDER BY a.valid_at DESC, a.created_at DESC LIMIT 1
+  RETURN a ORDER BY a.valid_at DESC, a.created_at DESC, coalesce(a.seq, 0) DESC LIMIT 1
 }
 RETURN q.key AS key, a.id AS id

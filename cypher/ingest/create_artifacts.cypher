@@ -7,28 +7,30 @@
 // so a retried batch can never be applied twice.
 // Keyed facts (r.key set) are placed into their key's history in the same query, so concurrent
 // writers cannot leave two active facts: `prev` is the latest version valid at r.valid_at, `nxt` the
-// first one after it. A restatement (same fact_hash as `prev`) creates nothing. Otherwise the new
-// artifact SUPERSEDES `prev` (which becomes superseded, invalid from r.valid_at) and, when a newer
-// `nxt` exists, is itself stored superseded by `nxt` (told late: history stays in time order).
+// first one after it, ordered by valid_at, then created_at, then seq (the write sequence: the
+// versions of one add_many share valid_at and created_at). A restatement (same fact_hash as
+// `prev`) creates nothing. Otherwise the new artifact SUPERSEDES `prev` (which becomes
+// superseded, invalid from r.valid_at) and, when a newer `nxt` exists, is itself stored
+// superseded by `nxt` (told late: history stays in time order).
 // The caller sends at most one row per key per query.
 UNWIND $rows AS r
 CALL {
   WITH r
   OPTIONAL MATCH (prev:Artifact {key: r.key})
   WHERE r.key IS NOT NULL AND prev.status IN ['active', 'superseded'] AND prev.valid_at <= r.valid_at
-  RETURN prev ORDER BY prev.valid_at DESC, prev.created_at DESC LIMIT 1
+  RETURN prev ORDER BY prev.valid_at DESC, prev.created_at DESC, coalesce(prev.seq, 0) DESC LIMIT 1
 }
 CALL {
   WITH r
   OPTIONAL MATCH (nxt:Artifact {key: r.key})
   WHERE r.key IS NOT NULL AND nxt.status IN ['active', 'superseded'] AND nxt.valid_at > r.valid_at
-  RETURN nxt ORDER BY nxt.valid_at ASC, nxt.created_at ASC LIMIT 1
+  RETURN nxt ORDER BY nxt.valid_at ASC, nxt.created_at ASC, coalesce(nxt.seq, 0) ASC LIMIT 1
 }
 WITH r, prev, nxt
 WHERE prev IS NULL OR r.fact_hash IS NULL OR prev.fact_hash IS NULL OR prev.fact_hash <> r.fact_hash
 CREATE (a:Artifact {id: r.id, text: r.text, kind: r.kind, embedding: vecf32(r.embedding),
                     created_at: $now, valid_at: r.valid_at, metadata: r.metadata,
-                    attribution: r.attribution, n_tokens: r.n_tokens,
+                    attribution: r.attribution, n_tokens: r.n_tokens, seq: r.seq,
                     status: CASE WHEN nxt IS NULL THEN 'active' ELSE 'superseded' END})
 SET a.session_id = r.session, a.speaker = r.speaker, a.agent_id = r.agent, a.user_id = r.user,
     a.key = r.key, a.source = r.source, a.fact_hash = r.fact_hash, a.invalid_at = nxt.valid_at

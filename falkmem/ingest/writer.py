@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -96,6 +97,11 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
     }
 
 
+_WRITE_SEQ = itertools.count(1)
+"""Write sequence stored on each artifact (``seq``): it orders the versions of one key that
+share ``valid_at`` and ``created_at`` (one ``add_many`` call) by the order they were given."""
+
+
 def write_batch(
     executor: Executor,
     graph: str,
@@ -146,6 +152,7 @@ def write_batch(
         attr = attribution(p) if attribution is not None else " ".join(x for x in (p.speaker, p.user) if x)
         row = _row(p, vectors[p.id], ex, attr)
         _set_key(row, p, ex, key_policy)
+        row["seq"] = next(_WRITE_SEQ)
         rows.append(row)
         keys.extend((e.key, e.name) for e in ex.entities)
     added: list[str] = []

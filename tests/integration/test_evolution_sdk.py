@@ -93,6 +93,27 @@ def test_deadline_march_then_august_links_supersedes(mem: Memory, tenant: Tenant
     assert [(e[2]["id"], e[3]["id"]) for e in edges] == [(august, march)]
 
 
+@pytest.mark.parametrize("batch_size", [64, 1])
+def test_three_versions_in_one_add_many_chain_in_write_order(
+    mem: Memory, tenant: Tenant, batch_size: int
+) -> None:
+    # No `at`: the three versions share valid_at and created_at; the write order decides.
+    texts = [f"Flight UA 901 now arrives in Denver at {hhmm}." for hhmm in ("11:40", "10:05", "12:15")]
+    ids = tenant.add_many(
+        [{"text": t, "key": KEY, "kind": "fact"} for t in texts], batch_size=batch_size
+    ).added
+    assert len(ids) == 3
+    hist = tenant.history(KEY)
+    assert [e.id for e in hist] == list(ids)
+    assert [e.status for e in hist] == ["superseded", "superseded", "active"]
+    assert hist.current is not None and hist.current.id == ids[2]
+    assert [e.superseded_by for e in hist] == [ids[1], ids[2], None]
+    edges = [r for r in graph_rows(mem, tenant.graph) if len(r) == 4 and r[0] == "SUPERSEDES"]
+    assert sorted((e[2]["id"], e[3]["id"]) for e in edges) == sorted([(ids[1], ids[0]), (ids[2], ids[1])])
+    hits = tenant.search("flight UA 901 arrival time", k=10)
+    assert [h.id for h in hits if h.key] == [ids[2]]
+
+
 def test_derived_key_supersedes_single_valued_relation(tenant: Tenant) -> None:
     old = tenant.add("Priya Chandran reports to Marcus Webb.", kind="fact", at="2026-01-01")
     same = tenant.add("Priya Chandran reports to Marcus Webb", kind="fact", at="2026-01-05")
