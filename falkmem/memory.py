@@ -24,7 +24,8 @@ class Memory:
     ``Memory()`` opens the embedded store in the default data directory (see
     :func:`~falkmem.settings.default_data_path`); ``Memory(path)`` another directory;
     ``Memory(url="redis://host:6379")`` a FalkorDB server. Explicit arguments win over
-    ``FALKMEM_*`` environment variables, which win over defaults.
+    ``FALKMEM_*`` environment variables, which win over defaults. With ``settings=``, the
+    arguments (``path``, ``url`` and any setting by keyword) are applied on top of it.
 
     Example:
         >>> with Memory("/tmp/demo-mem") as mem:                       # doctest: +SKIP
@@ -44,14 +45,13 @@ class Memory:
         reranker: Reranker | str | None = None,
         **overrides: Any,
     ) -> None:
-        base = settings or Settings.load(**overrides)
-        updates: dict[str, Any] = {}
+        updates: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
         if path is not None:
             updates["path"] = Path(path)
         if url is not None:
             updates["url"] = url
-        if updates:
-            base = Settings.load(**{**base.model_dump(exclude_none=True), **updates})
+        # Explicit arguments win over the given settings, which are kept as they are otherwise.
+        base = Settings.load(**updates) if settings is None else settings.merged(**updates)
         self.settings = base
         chosen: Extractor | None
         if extractor == "rules":

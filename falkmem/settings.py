@@ -156,7 +156,24 @@ class Settings(BaseSettings):
         try:
             return cls(**{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
         except ValidationError as exc:
-            problems = "; ".join(
-                f"FALKMEM_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
-            )
-            raise ConfigError(f"invalid falkmem settings: {problems}") from None
+            raise _config_error(exc) from None
+
+    def merged(self, **updates: object) -> Settings:
+        """These settings with ``updates`` applied and validated (the environment is not read again).
+
+        Raises:
+            ConfigError: an update is unknown or invalid; the message names the variable.
+        """
+        if not updates:
+            return self
+        try:
+            return type(self).model_validate({**self.model_dump(), **updates})
+        except ValidationError as exc:
+            raise _config_error(exc) from None
+
+
+def _config_error(exc: ValidationError) -> ConfigError:
+    problems = "; ".join(
+        f"FALKMEM_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+    )
+    return ConfigError(f"invalid falkmem settings: {problems}")
