@@ -23,10 +23,13 @@ for _var, _value in (
 from . import datasets  # noqa: E402
 from .report import write  # noqa: E402
 from .runner import RunConfig, run  # noqa: E402
+from .systems import SWEEPS  # noqa: E402
 from .table import render  # noqa: E402
 
 
 def _clients(text: str) -> tuple[int, ...]:
+    if text.strip().lower() in ("0", "none", ""):
+        return ()
     try:
         values = tuple(int(x) for x in text.split(",") if x.strip())
     except ValueError:
@@ -47,20 +50,29 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--size", type=int, default=1000, help="synthetic memories (100..100000)")
     r.add_argument("--seed", type=int, default=7)
     r.add_argument("--questions", type=int, default=200, help="questions per tenant (at most)")
-    r.add_argument("--sweep", choices=("default", "quick"), default="default")
+    r.add_argument("--sweep", choices=SWEEPS, default="default",
+                   help="default (every system), quick (smoke), real (5 systems, for real data)")  # fmt: skip
+    r.add_argument("--tenants", type=int, default=None,
+                   help="keep the first N tenants (longmemeval: one per question, types interleaved)")  # fmt: skip
     r.add_argument("--out", type=Path, required=True, help="JSON report path, e.g. benchmarks/results/x.json")
     r.add_argument("--plot", type=Path, default=None, help="PNG path (default: next to --out)")
     r.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
     r.add_argument("--path", type=Path, default=None, help="store folder (default: a temporary one)")
-    r.add_argument("--data-dir", type=Path, default=None, help="dataset folder (musique, case_study)")
+    r.add_argument("--data-dir", type=Path, default=None,
+                   help="dataset folder (default: ../shared/data/... next to the repo)")  # fmt: skip
     r.add_argument("--file", type=Path, default=None, help="JSONL file (--dataset jsonl)")
     r.add_argument("--k", type=int, default=10)
     r.add_argument("--budget", type=int, default=800, help="context() token budget")
     r.add_argument(
-        "--clients", type=_clients, default=(1, 4), help="concurrent clients for throughput, e.g. 1,4"
+        "--clients",
+        type=_clients,
+        default=(1, 4),
+        help="concurrent clients for throughput, e.g. 1,4; 'none' or 0 skips it",
     )
     r.add_argument("--reranker", default=None, help="cross-encoder path: adds the with-reranker system")
-    r.add_argument("--floor-sample", type=int, default=2000, help="texts timed through the embedder alone")
+    r.add_argument(
+        "--floor-sample", type=int, default=2000, help="texts timed through the embedder alone (0 skips it)"
+    )
     r.add_argument(
         "--no-context", action="store_true", help="skip context() token counts (halves query time)"
     )
@@ -76,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         ds = datasets.load(args.dataset, size=args.size, seed=args.seed, questions=args.questions,
-                           data_dir=args.data_dir, file=args.file)  # fmt: skip
+                           data_dir=args.data_dir, file=args.file, tenants=args.tenants)  # fmt: skip
     except (datasets.DatasetMissing, datasets.DatasetInvalid) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -34,6 +34,9 @@ class QueryRow:
     e2e_ms: float
     context_tokens: int | None = None
     reranker: str = "none"
+    tenant: str = ""
+    sessions: tuple[str, ...] = ()
+    """The session of each ranked id (``""`` for none); empty when the dataset has no sessions."""
 
 
 def _by_hops(rows: Sequence[QueryRow]) -> dict[str, dict[str, float]]:
@@ -53,8 +56,19 @@ def _by_hops(rows: Sequence[QueryRow]) -> dict[str, dict[str, float]]:
     return out
 
 
+def _session_recall(rows: Sequence[QueryRow]) -> dict[str, float]:
+    """Share of gold sessions with a turn in the top k (a ranked turn counts for its session)."""
+    rs = [r for r in rows if r.question.gold_sessions]
+    if not rs:
+        return {}
+    return {f"@{k}": mean(recall_at_k(r.sessions, r.question.gold_sessions, k) for r in rs) for k in KS}
+
+
 def summarize(tenant: str, system: System, rows: Sequence[QueryRow], *, context_source: str) -> SystemResult:
-    """Recall, all-recall, MRR, tokens, route shares and latencies of one system's rows."""
+    """Recall, all-recall, MRR, tokens, route shares and latencies of one system's rows.
+
+    ``tenant`` names the report group (a tenant, or several reported together).
+    """
     stages: dict[str, list[float]] = defaultdict(list)
     by_route: dict[str, list[float]] = defaultdict(list)
     for r in rows:
@@ -75,4 +89,5 @@ def summarize(tenant: str, system: System, rows: Sequence[QueryRow], *, context_
         latency_ms={stage: latency_summary(v) for stage, v in sorted(stages.items())},
         latency_by_route_ms={route: latency_summary(v) for route, v in sorted(by_route.items())},
         reranker=rows[0].reranker if rows else "none",
+        tenants=len({r.tenant for r in rows}) or 1, session_recall=_session_recall(rows),
     )  # fmt: skip

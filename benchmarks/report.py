@@ -49,9 +49,10 @@ class IngestResult(BaseModel):
 
 
 class SystemResult(BaseModel):
-    """Quality, cost and latency of one system on one tenant's questions."""
+    """Quality, cost and latency of one system on one tenant's (or one group of tenants') questions."""
 
     tenant: str
+    """The tenant, or the group of tenants reported together (e.g. ``longmemeval``)."""
     system: str
     group: str
     params: dict[str, Any] = Field(default_factory=dict)
@@ -72,6 +73,10 @@ class SystemResult(BaseModel):
     ``e2e`` is wall time around the SDK call."""
     latency_by_route_ms: dict[str, dict[str, float]]
     reranker: str = "none"
+    tenants: int = 1
+    """How many tenants the group's questions came from (LongMemEval: one per question)."""
+    session_recall: dict[str, float] = Field(default_factory=dict)
+    """``"@k"``: share of gold sessions with a turn in the top k (datasets with gold sessions only)."""
 
 
 class ThroughputResult(BaseModel):

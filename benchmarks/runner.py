@@ -25,7 +25,6 @@ from .metrics import latency_summary, rate
 from .report import (
     BenchReport,
     IngestResult,
-    SystemResult,
     ThroughputResult,
     git_state,
     machine,
@@ -106,6 +105,7 @@ def ingest(mem: Memory, embedder: Embedder, data: TenantData, cfg: RunConfig) ->
     """Store a tenant's memories (dropping an older copy first) and time it against the embedder alone.
 
     With ``cfg.reuse`` a tenant that already holds exactly these memories is kept as it is.
+    ``cfg.floor_sample == 0`` skips the embedder-alone measurement (its rate is then 0).
     """
     texts = [m.text for m in data.memories]
     if cfg.reuse and mem.has_tenant(data.tenant) and mem.tenant(data.tenant).count() == len(texts):
@@ -114,7 +114,7 @@ def ingest(mem: Memory, embedder: Embedder, data: TenantData, cfg: RunConfig) ->
                             share_of_floor=0.0, used_memory_after=used_memory(mem))  # fmt: skip
     mem.drop_tenant(data.tenant)
     embedder.embed(texts[:2])  # load the model before any clock starts
-    sample = texts[: max(1, min(cfg.floor_sample, len(texts)))]
+    sample = texts[: max(0, min(cfg.floor_sample, len(texts)))]
     t = time.perf_counter()
     for i in range(0, len(sample), BATCH_SIZE):
         embedder.embed(sample[i : i + BATCH_SIZE])
@@ -160,9 +160,10 @@ def ask(handle: Tenant, system: System, q: Question, k: int) -> QueryRow:
                     e2e_ms=round(e2e, 3), reranker=r.reranker)  # fmt: skip
 
 
-def run_system(mem: Memory, data: TenantData, system: System, cfg: RunConfig) -> SystemResult:
-    """Every question of a tenant through one system (after a short warm-up)."""
+def run_system(mem: Memory, data: TenantData, system: System, cfg: RunConfig) -> list[QueryRow]:
+    """Every question of a tenant through one system (after a short warm-up): one row per question."""
     handle = mem.tenant(data.tenant)
+    session_of = data.session_of() if any(q.gold_sessions for q in data.questions) else {}
     for q in data.questions[:WARMUP_QUERIES]:
         handle.search(q.text, k=cfg.k, **system.search_kwargs())
     rows: list[QueryRow] = []
@@ -176,9 +177,14 @@ def run_system(mem: Memory, data: TenantData, system: System, cfg: RunConfig) ->
             hops = r.plan.max_hops if r.plan is not None else 2
             tokens = _tokens(handle, mem, system, q, r.hits, r.route, hops, cfg.budget_tokens)
         rows.append(QueryRow(question=q, ids=tuple(r.ids), route=r.route, timings_ms=dict(r.timings_ms),
-                             e2e_ms=round(e2e, 3), context_tokens=tokens, reranker=r.reranker))  # fmt: skip
-    source = "context()" if system.channels is None else "pack(search hits): context() takes no channels"
-    return summarize(data.tenant, system, rows, context_source=source)
+                             e2e_ms=round(e2e, 3), context_tokens=tokens, reranker=r.reranker, tenant=data.tenant,
+                             sessions=tuple(session_of.get(i, "") for i in r.ids) if session_of else ()))  # fmt: skip
+    return rows
+
+
+def context_source(system: System) -> str:
+    """How a system's context tokens were counted."""
+    return "context()" if system.channels is None else "pack(search hits): context() takes no channels"
 
 
 def throughput(
@@ -210,8 +216,9 @@ def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
         notes.append("no reranker configured (--reranker): the with/without reranker comparison was skipped")
     embedder = make_embedder(cfg.embedder)
     ingests: list[IngestResult] = []
-    results: list[SystemResult] = []
+    rows: dict[tuple[str, str], list[QueryRow]] = {}
     tput: list[ThroughputResult] = []
+    measured: set[str] = set()
     with store_dir(cfg.path) as path:
         mems: dict[str, Memory] = {}
         try:
@@ -222,16 +229,23 @@ def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
                 ingests.append(ingest(default, embedder, data, cfg))
                 for system in tqdm(chosen, desc=f"systems {data.tenant}", disable=not cfg.progress,
                                    dynamic_ncols=True):  # fmt: skip
-                    results.append(run_system(mems[system.instance], data, system, cfg))
+                    rows.setdefault((data.group, system.name), []).extend(
+                        run_system(mems[system.instance], data, system, cfg)
+                    )
                 reference = next(s for s in chosen if s.name == "default (settings)")
-                for clients in cfg.clients:
-                    tput.append(throughput(default, data, reference, clients, cfg))
+                if data.group not in measured:  # throughput on the first tenant of each group
+                    measured.add(data.group)
+                    for clients in cfg.clients:
+                        tput.append(throughput(default, data, reference, clients, cfg))
             settings = default.settings.model_dump(
                 mode="json", exclude={"password", "openai_api_key", "path"}
             )
         finally:
             for m in mems.values():
                 m.close()
+    by_name = {s.name: s for s in chosen}
+    results = [summarize(group, by_name[name], rs, context_source=context_source(by_name[name]))
+               for (group, name), rs in rows.items()]  # fmt: skip
     commit, dirty = git_state(REPO_ROOT)
     return BenchReport(
         created_at=now_iso(), command=cfg.command, dataset=dataset.name, dataset_info=dataset.info,
@@ -243,4 +257,13 @@ def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
     )  # fmt: skip
 
 
-__all__ = ["RunConfig", "ingest", "make_embedder", "run", "run_system", "store_dir", "throughput"]
+__all__ = [
+    "RunConfig",
+    "context_source",
+    "ingest",
+    "make_embedder",
+    "run",
+    "run_system",
+    "store_dir",
+    "throughput",
+]

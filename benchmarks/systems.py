@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 from falkmem.routing.router import RouterConfig
 
-Sweep = Literal["default", "quick"]
+Sweep = Literal["default", "quick", "real"]
+SWEEPS = ("default", "quick", "real")
 
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
@@ -62,7 +63,9 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
         System("vector route (vector+keyword)", "baseline", route="vector"),
         System("default (settings)", "router"),
     ]
-    if sweep == "quick":
+    if sweep == "real":  # few systems: a real-data run is mostly ingest and searches
+        extra = [System("always-hybrid hops=2", "hybrid", route="hybrid", max_hops=2, params={"max_hops": 2})]
+    elif sweep == "quick":
         extra = [
             _router(1, False),
             _router(2, True),

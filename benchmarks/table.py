@@ -28,15 +28,19 @@ def systems_table(systems: Sequence[SystemResult]) -> str:
     """One row per (tenant, system): recall (%), MRR, tokens, hybrid share, latency (ms)."""
     head = ["tenant", "system", "R@2", "R@5", "R@10", "all@5", "all@10", "MRR", "R@5 1-hop", "R@5 2+hop",
             "all@5 2+hop", "ctx tok", "hybrid %", "p50 ms", "p95 ms", "p99 ms"]  # fmt: skip
+    sessions = any(s.session_recall for s in systems)
+    if sessions:
+        head += ["session R@5", "session R@10"]
     rows = []
     for s in systems:
         lat = s.latency_ms.get("total", {})
+        extra = [_pct(s.session_recall.get("@5")), _pct(s.session_recall.get("@10"))] if sessions else []
         rows.append([
             s.tenant, s.system, _pct(s.recall["@2"]), _pct(s.recall["@5"]), _pct(s.recall["@10"]),
             _pct(s.all_recall["@5"]), _pct(s.all_recall["@10"]), f"{s.mrr:.3f}",
             _pct(_hops(s, "1-hop")), _pct(_hops(s, "2+hop")), _pct(_hops(s, "2+hop", "all@5")),
             f"{s.context_tokens.get('mean', 0):.0f}", _pct(s.route_share.get("hybrid", 0.0)),
-            f"{lat.get('p50', 0):.1f}", f"{lat.get('p95', 0):.1f}", f"{lat.get('p99', 0):.1f}",
+            f"{lat.get('p50', 0):.1f}", f"{lat.get('p95', 0):.1f}", f"{lat.get('p99', 0):.1f}", *extra,
         ])  # fmt: skip
     return _table(head, rows)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import case_study, jsonl, musique, synthetic
+from . import case_study, jsonl, longmemeval, musique, musique200, synthetic
 from .base import Dataset, DatasetInvalid, DatasetMissing, MemoryItem, Question, TenantData
 
-NAMES = ("synthetic", "musique", "case_study", "jsonl")
+NAMES = ("synthetic", "musique", "musique200", "longmemeval", "case_study", "jsonl")
 """Every dataset ``--dataset`` accepts."""
 
 
@@ -19,8 +19,12 @@ def load(
     questions: int | None = 200,
     data_dir: Path | None = None,
     file: Path | None = None,
+    tenants: int | None = None,
 ) -> Dataset:
     """Load one dataset by name; ``size`` and ``seed`` only shape the synthetic one.
+
+    ``tenants`` keeps the first N tenants (LongMemEval: one per question, ordered so that a
+    prefix covers every question type; MuSiQue: ``musique-rules`` first).
 
     Raises:
         DatasetMissing: its files are not there (the message names the path).
@@ -30,12 +34,20 @@ def load(
         ds = synthetic.generate(size, seed=seed, questions=questions or 200)
     elif name == "musique":
         ds = musique.load(data_dir=data_dir, questions=questions)
+    elif name == "musique200":
+        ds = musique200.load(data_dir=data_dir, questions=questions)
+    elif name == "longmemeval":
+        ds = longmemeval.load(data_dir=data_dir, questions=questions)
     elif name == "case_study":
         ds = case_study.load(data_dir=data_dir, questions=questions)
     elif name == "jsonl":
         ds = jsonl.load(file or data_dir, questions=questions)
     else:
         raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(NAMES)}")
+    if tenants is not None:
+        if tenants < 1:
+            raise ValueError("tenants must be at least 1")
+        ds.tenants = ds.tenants[:tenants]
     ds.check()
     return ds
 

@@ -48,6 +48,8 @@ class Question:
     gold: tuple[str, ...]
     hops: int = 1
     category: str = "fact"
+    gold_sessions: tuple[str, ...] = ()
+    """Sessions holding the evidence (LongMemEval): a ranked memory counts for its session."""
 
 
 @dataclass
@@ -58,6 +60,16 @@ class TenantData:
     memories: list[MemoryItem]
     questions: list[Question]
     note: str = ""
+    group: str = ""
+    """Tenants of one group are reported together (LongMemEval: one tenant per question); default: the tenant."""
+
+    def __post_init__(self) -> None:
+        if not self.group:
+            self.group = self.tenant
+
+    def session_of(self) -> dict[str, str]:
+        """Memory id → session id (only memories that have a session)."""
+        return {m.id: m.session for m in self.memories if m.session is not None}
 
 
 @dataclass
@@ -80,3 +92,8 @@ class Dataset:
                 missing = [g for g in q.gold if g not in ids]
                 if missing:
                     raise DatasetInvalid(f"question {q.id!r}: gold ids {missing[:3]} are not memories")
+            sessions = {m.session for m in t.memories}
+            for q in t.questions:
+                lost = [s for s in q.gold_sessions if s not in sessions]
+                if lost:
+                    raise DatasetInvalid(f"question {q.id!r}: gold sessions {lost[:3]} hold no memories")

@@ -25,6 +25,8 @@ from typing import Any
 from .base import Dataset, DatasetInvalid, DatasetMissing, MemoryItem, Question, TenantData
 
 _HOPS_RE = re.compile(r"^(\d)hop")
+MAX_PART = 256
+"""Longest triple part falkmem accepts; OpenIE sometimes returns whole clauses (those triples are dropped)."""
 
 
 def _norm(text: str) -> str:
@@ -91,6 +93,12 @@ def _hops(q: dict[str, Any], n_supporting: int) -> int:
     return max(1, n_supporting)
 
 
+def _usable(part: str) -> bool:
+    """A triple part falkmem takes: 1–256 characters with a letter or digit (OpenIE also yields "-" and clauses)."""
+    part = part.strip()
+    return 0 < len(part) <= MAX_PART and any(ch.isalnum() for ch in part)
+
+
 def _openie(path: Path | None, passages: list[tuple[str, str]]) -> dict[int, list[tuple[str, str, str]]]:
     """Passage index → its OpenIE triples (matched by ``passage`` text, else by integer ``idx``)."""
     if path is None:
@@ -115,8 +123,9 @@ def _openie(path: Path | None, passages: list[tuple[str, str]]) -> dict[int, lis
         triples = [
             (str(t[0]).strip(), str(t[1]).strip(), str(t[2]).strip())
             for t in d.get("extracted_triples") or []
-            if isinstance(t, list | tuple) and len(t) == 3 and all(str(x).strip() for x in t)
-        ]
+            if isinstance(t, list | tuple) and len(t) == 3
+            and all(_usable(str(x)) for x in t)
+        ]  # fmt: skip
         out.setdefault(found, []).extend(triples)
     return out
 
@@ -136,6 +145,27 @@ def load_folder(
     top of it.
     """
     corpus_path, questions_path, openie_path = find_files(folder)
+    tenants, info = load_pair(corpus_path, questions_path, openie_path if with_openie else None, name=name,
+                              questions=questions, max_triples=max_triples)  # fmt: skip
+    return Dataset(name=name, tenants=tenants, info={"folder": str(folder), **info})
+
+
+def load_pair(
+    corpus_path: Path,
+    questions_path: Path,
+    openie_path: Path | None,
+    *,
+    name: str,
+    questions: int | None = None,
+    max_triples: int = 100,
+    group: str = "",
+    category: str | None = None,
+) -> tuple[list[TenantData], dict[str, Any]]:
+    """The tenants of one corpus and its question file (see ``load_folder``), and facts about them.
+
+    ``group`` names the report group of the tenants (default: each tenant alone) and ``category``
+    replaces the per-question category (default: MuSiQue's id prefix, e.g. ``2hop``).
+    """
     passages = _passages(_load_json(corpus_path), corpus_path)
     index: dict[str, int] = {}
     for i, (title, text) in enumerate(passages):
@@ -162,8 +192,9 @@ def load_folder(
             continue
         qid = str(q.get("id", f"q{n}"))
         hops = _hops(q, len(paragraphs))
+        cat = category or (qid.split("__")[0] if "__" in qid else "question")
         qs.append(Question(id=qid, text=str(q["question"]), gold=tuple(dict.fromkeys(gold)), hops=hops,
-                           category=qid.split("__")[0] if "__" in qid else "question"))  # fmt: skip
+                           category=cat))  # fmt: skip
     if not qs:
         raise DatasetInvalid(f"{questions_path}: no question has a supporting paragraph found in the corpus")
 
@@ -177,16 +208,18 @@ def load_folder(
             for i, (title, text) in enumerate(passages)
         ]  # fmt: skip
 
+    rules_group = f"{group}-rules" if group else ""
     tenants = [TenantData(tenant=f"{name}-rules", memories=memories(None), questions=qs,
-                          note="offline rule extractor")]  # fmt: skip
-    openie = _openie(openie_path, passages) if with_openie else {}
+                          note="offline rule extractor", group=rules_group)]  # fmt: skip
+    openie = _openie(openie_path, passages)
     if openie:
         tenants.append(TenantData(tenant=f"{name}-openie", memories=memories(openie), questions=qs,
-                                  note=f"OpenIE triples from {openie_path.name if openie_path else ''} + rules"))  # fmt: skip
+                                  note=f"OpenIE triples from {openie_path.name if openie_path else ''} + rules",
+                                  group=f"{group}-openie" if group else ""))  # fmt: skip
     info = {
-        "folder": str(folder), "corpus": corpus_path.name, "questions_file": questions_path.name,
+        "corpus": corpus_path.name, "questions_file": questions_path.name,
         "openie": openie_path.name if openie_path else None, "passages": len(passages),
         "questions": len(qs), "gold_not_in_corpus": unmatched,
         "passages_with_triples": len(openie),
     }  # fmt: skip
-    return Dataset(name=name, tenants=tenants, info=info)
+    return tenants, info

@@ -131,3 +131,89 @@ def test_jsonl_needs_a_file(tmp_path: Path) -> None:
         load_jsonl(None)
     with pytest.raises(DatasetMissing, match=r"missing\.jsonl"):
         load_jsonl(tmp_path / "missing.jsonl")
+
+
+def _lme(folder: Path, qid: str, qtype: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    session = [{"role": "user", "content": "I adopted a cat named Miso.", "has_answer": True},
+               {"role": "assistant", "content": "Congratulations on Miso!", "has_answer": False},
+               {"role": "user", "content": "   "}]  # fmt: skip
+    other = [{"role": "user", "content": "Any tips for a trip to Lisbon?"},
+             {"role": "assistant", "content": "Try the trams."}]  # fmt: skip
+    raw = {"question_id": qid, "question_type": qtype, "question": "What is my cat called?",
+           "question_date": "2023/06/01 (Thu) 10:00", "answer": "Miso", "answer_session_ids": ["s_ans"],
+           "haystack_session_ids": ["s_other", "s_ans", "s_other"],
+           "haystack_dates": ["2023/05/20 (Sat) 02:21", "2023/05/21 (Sun) 14:05", "2023/05/22 (Mon) 09:00"],
+           "haystack_sessions": [other, session, other]}  # fmt: skip
+    (folder / f"{qid}.json").write_text(json.dumps(raw))
+    return folder
+
+
+def test_longmemeval_turns_are_memories_with_session_speaker_and_date(tmp_path: Path) -> None:
+    from benchmarks.datasets.longmemeval import parse_date
+
+    assert parse_date("2023/05/20 (Sat) 02:21").isoformat() == "2023-05-20T02:21:00"
+    folder = _lme(tmp_path / "lme", "Q1", "single-session-user")
+    ds = load("longmemeval", data_dir=folder)
+    [t] = ds.tenants
+    assert t.tenant == "lme-q1" and t.group == "longmemeval"
+    # the repeated identical session is stored once, the blank turn is skipped
+    assert [m.id for m in t.memories] == ["s_other:0", "s_other:1", "s_ans:0", "s_ans:1"]
+    ans = t.memories[2]
+    assert (ans.session, ans.speaker, ans.at) == ("s_ans", "user", "2023-05-21T14:05:00")
+    assert t.memories[3].at == "2023-05-21T14:05:01"  # turn order kept
+    [q] = t.questions
+    assert q.gold == ("s_ans:0",) and q.gold_sessions == ("s_ans",) and q.category == "single-session-user"
+    assert t.session_of()["s_ans:1"] == "s_ans"
+
+
+def test_longmemeval_tenants_interleave_question_types(tmp_path: Path) -> None:
+    folder = tmp_path / "lme"
+    for qid, qtype in [("a1", "multi-session"), ("a2", "multi-session"), ("b1", "temporal-reasoning"),
+                       ("b2", "temporal-reasoning")]:  # fmt: skip
+        _lme(folder, qid, qtype)
+    ds = load("longmemeval", data_dir=folder, tenants=2)
+    assert [t.questions[0].category for t in ds.tenants] == ["multi-session", "temporal-reasoning"]
+    with pytest.raises(DatasetMissing, match=re.escape(str(tmp_path / "none"))):
+        load("longmemeval", data_dir=tmp_path / "none")
+
+
+def test_longmemeval_bad_date_is_invalid(tmp_path: Path) -> None:
+    folder = _lme(tmp_path / "lme", "q1", "multi-session")
+    raw = json.loads((folder / "q1.json").read_text())
+    raw["haystack_dates"][0] = "20 May 2023"
+    (folder / "q1.json").write_text(json.dumps(raw))
+    with pytest.raises(DatasetInvalid, match="20 May 2023"):
+        load("longmemeval", data_dir=folder)
+
+
+def test_musique200_is_one_rules_tenant(tmp_path: Path) -> None:
+    ds = load("musique200", data_dir=_hipporag(tmp_path / "m200", openie=False))
+    assert [t.tenant for t in ds.tenants] == ["musique200-rules"]
+    assert ds.tenants[0].questions[0].hops == 2
+
+
+def test_case_study_gives_one_tenant_per_study_in_one_group(tmp_path: Path) -> None:
+    folder = tmp_path / "cs"
+    folder.mkdir()
+    for study in ("books", "movies"):
+        (folder / f"case_study_{study}_corpus.json").write_text(json.dumps(CORPUS))
+        # the question text comes after a long paragraph list (as in HippoRAG's files)
+        q = {
+            **QUESTIONS[0],
+            "paragraphs": QUESTIONS[0]["paragraphs"] + [{"title": "x", "text": "y" * 30_000}],
+        }
+        (folder / f"case_study_{study}.json").write_text(json.dumps([q]))
+    ds = load("case_study", data_dir=folder)
+    assert [(t.tenant, t.group) for t in ds.tenants] == [("case_study-books-rules", "case_study-rules"),
+                                                          ("case_study-movies-rules", "case_study-rules")]  # fmt: skip
+    assert [t.questions[0].category for t in ds.tenants] == ["books", "movies"]
+
+
+def test_openie_triples_falkmem_refuses_are_dropped(tmp_path: Path) -> None:
+    folder = _hipporag(tmp_path / "m")
+    raw = json.loads((folder / "openie_musique_results_ner_gpt-4o-mini.json").read_text())
+    raw["docs"][0]["extracted_triples"] += [["Messi", "plays", "x" * 300], ["-", "is", "Barcelona"]]
+    (folder / "openie_musique_results_ner_gpt-4o-mini.json").write_text(json.dumps(raw))
+    openie = load_folder(folder, name="musique").tenants[1]
+    assert openie.memories[0].triples == (("Messi", "signed by", "Barcelona"),)
