@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .errors import ConfigError
+from .urls import redact_url
 
 
 def default_data_path() -> Path:
@@ -150,6 +152,11 @@ class Settings(BaseSettings):
     health_hubs: int = Field(default=10, ge=1, le=1000)
     """How many of the largest hub entities ``health()`` lists."""
 
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        # The URLs may hold credentials (user:password@, ?password=): never shown.
+        for name, value in super().__repr_args__():
+            yield name, redact_url(value) if name in _URL_FIELDS and isinstance(value, str) else value
+
     @classmethod
     def load(cls, **overrides: object) -> Settings:
         """Read the environment, apply ``overrides``, and raise ``ConfigError`` on a bad value."""
@@ -170,6 +177,9 @@ class Settings(BaseSettings):
             return type(self).model_validate({**self.model_dump(), **updates})
         except ValidationError as exc:
             raise _config_error(exc) from None
+
+
+_URL_FIELDS = frozenset({"url", "openai_base_url"})
 
 
 def _config_error(exc: ValidationError) -> ConfigError:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConfigError, ConnectionFailed, QueryFailed, TenantExists, TenantNotFound
 from ..settings import Settings, default_data_path
 from ..tenancy.ids import graph_name, tenant_of, validate_tenant_id
+from ..urls import redact_url
 from . import cluster
 from .cypher import query
 from .embedded import CLIENT_NAME, EmbeddedServer
@@ -65,7 +66,12 @@ class Store:
                 kwargs["username"] = settings.username
             seeds = cluster.parse_cluster_url(settings.url)
             if seeds is None:
-                pool = redis.ConnectionPool.from_url(settings.url, decode_responses=True, **kwargs)
+                try:
+                    pool = redis.ConnectionPool.from_url(settings.url, decode_responses=True, **kwargs)
+                except ValueError:  # redis-py's message may quote a part of the URL: not shown
+                    raise ConfigError(
+                        f"FALKMEM_URL: not a valid Redis URL: {redact_url(settings.url)}"
+                    ) from None
                 if not settings.url.startswith("unix://") and _probe_cluster(pool, settings.url):
                     pool.disconnect()
                     seeds = cluster.parse_cluster_url(_as_cluster_url(settings.url))
@@ -74,16 +80,16 @@ class Store:
                     self.db = falkordb.FalkorDB(connection_pool=pool)
                 except redis.AuthenticationError as exc:
                     raise ConnectionFailed(
-                        f"{_redact(settings.url)} refused the credentials; check the username and password"
+                        f"{redact_url(settings.url)} refused the credentials; check the username and password"
                     ) from exc
                 except redis.RedisError as exc:
                     raise ConnectionFailed(
-                        f"cannot reach {_redact(settings.url)} ({type(exc).__name__}); check that FalkorDB is running"
+                        f"cannot reach {redact_url(settings.url)} ({type(exc).__name__}); check that FalkorDB is running"
                     ) from exc
             else:
                 self.cluster = _open_cluster(seeds, settings, common)
                 self.db = cluster.falkordb_client(self.cluster)
-            self.location = _redact(settings.url)
+            self.location = redact_url(settings.url)
         else:
             data_dir = Path(settings.path or default_data_path()).expanduser().resolve()
             self.server = EmbeddedServer(
@@ -305,7 +311,7 @@ def _probe_cluster(pool: Any, url: str) -> bool:
         return cluster.cluster_enabled(client)
     except redis.RedisError as exc:
         raise ConnectionFailed(
-            f"cannot reach {_redact(url)} ({type(exc).__name__}); check that FalkorDB is running"
+            f"cannot reach {redact_url(url)} ({type(exc).__name__}); check that FalkorDB is running"
         ) from exc
 
 
@@ -338,10 +344,3 @@ def _open_cluster(seeds: cluster.ClusterUrl, settings: Settings, common: dict[st
         raise ConnectionFailed(
             f"no Redis Cluster seed node answered ({nodes}): {type(exc).__name__}; check the URL"
         ) from exc
-
-
-def _redact(url: str) -> str:
-    if "@" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://***@{rest.split('@', 1)[1]}"
-    return url
