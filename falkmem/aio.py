@@ -9,6 +9,7 @@ async implementation would buy little and drift (the parity test in
 from __future__ import annotations
 
 import asyncio
+import builtins
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,11 +31,13 @@ from .models import (
     History,
     Hit,
     MaintainResult,
+    MemoryPage,
     ReconcileResult,
     Record,
     SearchResult,
 )
 from .ranking.rerank import Reranker
+from .retrieval.filters import OneOrMany
 from .retrieval.pipeline import RouteArg
 from .routing.router import RouterConfig
 from .settings import Settings
@@ -92,9 +95,33 @@ class AsyncTenant:
         return await asyncio.to_thread(self._sync.delete, id)
 
     async def forget(
-        self, id: str | None = None, *, session: str | None = None, user: str | None = None
+        self,
+        id: str | None = None,
+        *,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> ForgetResult:
-        return await asyncio.to_thread(self._sync.forget, id, session=session, user=user)
+        return await asyncio.to_thread(
+            self._sync.forget,
+            id,
+            session=session,
+            user=user,
+            agent=agent,
+            speaker=speaker,
+            kind=kind,
+            since=since,
+            until=until,
+            metadata=metadata,
+        )
+
+    async def delete_many(self, ids: Sequence[str]) -> ForgetResult:
+        return await asyncio.to_thread(self._sync.delete_many, list(ids))
 
     async def history(
         self, key: str | None = None, *, entity: str | None = None, limit: int = 100
@@ -122,6 +149,9 @@ class AsyncTenant:
     async def get(self, id: str) -> Hit:
         return await asyncio.to_thread(self._sync.get, id)
 
+    async def get_many(self, ids: Sequence[str]) -> builtins.list[Hit]:
+        return await asyncio.to_thread(self._sync.get_many, list(ids))
+
     async def count(self) -> int:
         return await asyncio.to_thread(self._sync.count)
 
@@ -135,10 +165,18 @@ class AsyncTenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> SearchResult:
         return await asyncio.to_thread(
             self._sync.search, query_text, k=k, route=route, max_hops=max_hops, channels=channels,
-            router=router, as_of=as_of,
+            router=router, as_of=as_of, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
         )  # fmt: skip
 
     async def explain(
@@ -148,8 +186,20 @@ class AsyncTenant:
         k: int = 10,
         route: RouteArg = "auto",
         max_hops: int | None = None,
+        as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> Explain:
-        return await asyncio.to_thread(self._sync.explain, query_text, k=k, route=route, max_hops=max_hops)
+        return await asyncio.to_thread(
+            self._sync.explain, query_text, k=k, route=route, max_hops=max_hops, as_of=as_of,
+            session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
+        )  # fmt: skip
 
     async def context(
         self,
@@ -161,10 +211,62 @@ class AsyncTenant:
         k: int | None = None,
         include_history: bool = False,
         as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> ContextResult:
         return await asyncio.to_thread(
             self._sync.context, query_text, budget_tokens=budget_tokens, route=route, max_hops=max_hops, k=k,
-            include_history=include_history, as_of=as_of,
+            include_history=include_history, as_of=as_of, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
+        )  # fmt: skip
+
+    # list shadows the builtin inside the class: keep these last
+    async def search_many(
+        self,
+        queries: Sequence[str],
+        *,
+        k: int = 10,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+        channels: Collection[str] | None = None,
+        router: RouterConfig | None = None,
+        as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> builtins.list[SearchResult]:
+        return await asyncio.to_thread(
+            self._sync.search_many, list(queries), k=k, route=route, max_hops=max_hops, channels=channels,
+            router=router, as_of=as_of, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
+        )  # fmt: skip
+
+    async def list(
+        self,
+        *,
+        cursor: str | None = None,
+        limit: int = 100,
+        include_history: bool = False,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> MemoryPage:
+        return await asyncio.to_thread(
+            self._sync.list, cursor=cursor, limit=limit, include_history=include_history, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
         )  # fmt: skip
 
 

@@ -310,3 +310,21 @@ class ReconcileResult(BaseModel):
     model_config = ConfigDict(frozen=True)
     id: str
     decisions: tuple[ReconcileDecision, ...]
+
+
+class MemoryPage(BaseModel):
+    """One page of ``Tenant.list``: memories oldest first, and the cursor of the next page.
+
+    Iterating and ``len()`` go to ``items``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    items: tuple[Hit, ...]
+    next_cursor: str | None = None
+    """Pass as ``cursor=`` for the next page; None on the last page."""
+
+    def __iter__(self) -> Iterator[Hit]:  # type: ignore[override]  # iterate items, not fields
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)

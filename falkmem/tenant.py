@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import builtins
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from . import batch
 from .context.pack import ContextItem, pack
 from .errors import InputError, LimitExceeded, NotFound
 from .evolution import ops as evo
@@ -25,10 +27,12 @@ from .models import (
     History,
     Hit,
     MaintainResult,
+    MemoryPage,
     ReconcileResult,
     Record,
     SearchResult,
 )
+from .retrieval.filters import Filters, OneOrMany, build_filters
 from .retrieval.pipeline import Retrieval, RouteArg, retrieve
 from .routing.router import RouterConfig
 from .storage.cypher import query
@@ -144,9 +148,20 @@ class Tenant:
 
     # --- evolving -------------------------------------------------------------------------
     def forget(
-        self, id: str | None = None, *, session: str | None = None, user: str | None = None
+        self,
+        id: str | None = None,
+        *,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> ForgetResult:
-        """Erase memories for good: one id, a whole session, or everything of one user.
+        """Erase memories for good: one id, a whole session, everything of one user, or every
+        memory (any status) matching filters (the same filters as ``search``, ANDed).
 
         Erased memories are deleted, not flagged: text, embedding, metadata and links go.
         RELATED_TO evidence that only they held is deleted (else their ids leave the edge and its
@@ -155,10 +170,32 @@ class Tenant:
         done in atomic pages of ``forget_page`` memories; only this tenant's graph is touched.
 
         Raises:
-            InputError: no selector, or more than one.
+            InputError: no selector, or an id together with filters; a bad filter (named).
             TenantNotFound: the tenant does not exist.
         """
-        return evo.forget_memories(self._engine, self.id, id, session, user)
+        plain = all(v is None for v in (agent, speaker, kind, since, until, metadata)) and all(
+            v is None or isinstance(v, str) for v in (session, user)
+        )
+        if plain and sum(v is not None for v in (id, session, user)) <= 1:  # one id, session or user
+            return evo.forget_memories(self._engine, self.id, id, session, user)
+        if id is not None:
+            raise InputError("forget", "give an id or filters, not both")
+        f = build_filters(
+            session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until,
+            metadata=metadata,
+        )  # fmt: skip
+        if f is None:
+            raise InputError("forget", "name what to forget: an id, session=... or user=... or other filters")
+        return batch.forget_filtered(self._engine, self.id, f)
+
+    def delete_many(self, ids: Sequence[str]) -> ForgetResult:
+        """Delete memories by id (missing ids are ignored), with ``forget``'s clean-up, in atomic
+        pages of ``forget_page``.
+
+        Raises:
+            InputError: not a list of ids, or more than ``max_batch``.
+        """
+        return batch.delete_many(self._engine, self.id, ids)
 
     def history(self, key: str | None = None, *, entity: str | None = None, limit: int = 100) -> History:
         """The versions of a fact key, or the memories about an entity, oldest first.
@@ -224,6 +261,17 @@ class Tenant:
             raise NotFound(f"tenant {self.id!r} has no memory with id {id!r}")
         return hit_from_row(rows[0]["a"], 1.0)
 
+    def get_many(self, ids: Sequence[str]) -> builtins.list[Hit]:
+        """The memories with these ids (any status), in the order asked; unknown ids are left out.
+
+        One query for up to ``max_batch`` ids.
+
+        Raises:
+            InputError: not a list of ids, or more than ``max_batch``.
+            TenantNotFound: the tenant does not exist.
+        """
+        return batch.get_many(self._engine, self.id, ids)
+
     def count(self) -> int:
         """Number of active memories."""
         eng = self._engine
@@ -241,6 +289,14 @@ class Tenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> SearchResult:
         """The ``k`` memories most relevant to ``query_text``, best first.
 
@@ -260,15 +316,30 @@ class Tenant:
             as_of: answer what was true then (a datetime or ISO-8601; naive = UTC):
                 memories with ``valid_at <= as_of < invalid_at``, superseded ones included.
                 Default: the active memories only.
+            session, user, agent, speaker, kind: filters; each one value or a list (any of them).
+            since, until: ``since <= valid_at < until`` (datetimes or ISO-8601; naive = UTC).
+            metadata: ``{"key": value}`` equality on top-level metadata keys (all must hold).
+                Filters are ANDed, run inside every channel's query and compose with ``as_of``.
 
         Raises:
             InputError: empty query, query over the length limit, k out of range, bad route,
                 bad ``as_of``.
             TenantNotFound: the tenant does not exist (reading never creates it).
         """
-        r = self._retrieve(
-            query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router, as_of=as_of
+        f = build_filters(
+            session=session,
+            user=user,
+            agent=agent,
+            speaker=speaker,
+            kind=kind,
+            since=since,
+            until=until,
+            metadata=metadata,
         )
+        r = self._retrieve(
+            query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router, as_of=as_of,
+            filters=f,
+        )  # fmt: skip
         return SearchResult(
             hits=tuple(r.hits), route=r.plan.route, reranker=r.reranker, timings_ms=r.timings_ms, plan=r.plan
         )
@@ -280,9 +351,29 @@ class Tenant:
         k: int = 10,
         route: RouteArg = "auto",
         max_hops: int | None = None,
+        as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> Explain:
-        """Run a search and return every stage: plan, channels, fusion, rerank, timings, paths."""
-        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops)
+        """Run a search and return every stage: plan, channels, fusion, rerank, timings, paths.
+        ``as_of`` and the filters as in ``search``."""
+        f = build_filters(
+            session=session,
+            user=user,
+            agent=agent,
+            speaker=speaker,
+            kind=kind,
+            since=since,
+            until=until,
+            metadata=metadata,
+        )
+        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, as_of=as_of, filters=f)
         return Explain(
             query_route=r.plan.route, plan=r.plan, channels=r.channels,
             fused=[(f.id, f.score) for f in r.fused],
@@ -303,6 +394,14 @@ class Tenant:
         k: int | None = None,
         include_history: bool = False,
         as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> ContextResult:
         """Compressed context for a prompt: the best memories packed into ``budget_tokens``.
 
@@ -313,14 +412,24 @@ class Tenant:
 
         Superseded memories are left out unless ``include_history=True``, which also adds the
         earlier versions of the keyed facts found, marked with when they stopped being true.
-        ``as_of`` packs what was true then (see ``search``).
+        ``as_of`` packs what was true then, the filters select as in ``search``.
         """
         eng = self._engine
         budget = budget_tokens if budget_tokens is not None else eng.settings.context_budget_tokens
         if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
             raise InputError("budget_tokens", "must be a positive integer")
         n = k if k is not None else eng.settings.context_candidates
-        r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of)
+        f = build_filters(
+            session=session,
+            user=user,
+            agent=agent,
+            speaker=speaker,
+            kind=kind,
+            since=since,
+            until=until,
+            metadata=metadata,
+        )
+        r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, filters=f)
         t = time.perf_counter()
         items = [
             ContextItem(
@@ -358,14 +467,120 @@ class Tenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        filters: Filters | None = None,
+        vector: Sequence[float] | None = None,
     ) -> Retrieval:
         s = self._engine.settings
         _check_query(query_text, k, max_chars=s.max_query_chars, max_k=s.max_k)
         ts = evo.as_of_timestamp(as_of)
         return retrieve(
             self._engine, self.id, query_text, k=k, route=route, max_hops=max_hops,
-            channels=channels, router=router, as_of=ts,
+            channels=channels, router=router, as_of=ts, vector=vector, filters=filters,
         )  # fmt: skip
+
+    # --- batches and paging (list shadows the builtin inside the class: keep these last) ----
+    def search_many(
+        self,
+        queries: Sequence[str],
+        *,
+        k: int = 10,
+        route: RouteArg = "auto",
+        max_hops: int | None = None,
+        channels: Collection[str] | None = None,
+        router: RouterConfig | None = None,
+        as_of: datetime | str | None = None,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> builtins.list[SearchResult]:
+        """``search`` for each query, in order, with ONE embedding call for all of them.
+
+        Takes the options and filters of ``search``; at most ``max_batch`` queries.
+
+        Raises:
+            InputError: not a list of queries, a bad query (``queries[i]``), or a bad option.
+            TenantNotFound: the tenant does not exist.
+        """
+        s = self._engine.settings
+        if isinstance(queries, str) or not isinstance(queries, Sequence):
+            raise InputError("queries", "must be a list of query strings")
+        if len(queries) > s.max_batch:
+            raise LimitExceeded("queries", f"at most {s.max_batch} per call")
+        for i, q in enumerate(queries):
+            try:
+                _check_query(q, k, max_chars=s.max_query_chars, max_k=s.max_k)
+            except InputError as exc:
+                raise type(exc)(f"queries[{i}]" if exc.field == "query" else exc.field, exc.rule) from None
+        f = build_filters(
+            session=session,
+            user=user,
+            agent=agent,
+            speaker=speaker,
+            kind=kind,
+            since=since,
+            until=until,
+            metadata=metadata,
+        )
+        ts = evo.as_of_timestamp(as_of)
+        vectors = batch.embed_queries(self._engine, self.id, queries)
+        out: builtins.list[SearchResult] = []
+        for q, v in zip(queries, vectors, strict=True):
+            r = retrieve(
+                self._engine, self.id, q, k=k, route=route, max_hops=max_hops, channels=channels,
+                router=router, as_of=ts, vector=v, filters=f,
+            )  # fmt: skip
+            res = SearchResult(
+                hits=tuple(r.hits),
+                route=r.plan.route,
+                reranker=r.reranker,
+                timings_ms=r.timings_ms,
+                plan=r.plan,
+            )
+            out.append(res)
+        return out
+
+    def list(
+        self,
+        *,
+        cursor: str | None = None,
+        limit: int = 100,
+        include_history: bool = False,
+        session: OneOrMany = None,
+        user: OneOrMany = None,
+        agent: OneOrMany = None,
+        speaker: OneOrMany = None,
+        kind: OneOrMany = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> MemoryPage:
+        """One page of this tenant's memories, oldest first (``created_at``, then id).
+
+        Pass the page's ``next_cursor`` as ``cursor`` for the next one (None: last page). Takes
+        the filters of ``search``; ``include_history`` adds superseded memories.
+
+        Raises:
+            InputError: a bad cursor, limit (1–1000) or filter (named).
+            TenantNotFound: the tenant does not exist.
+        """
+        f = build_filters(
+            session=session,
+            user=user,
+            agent=agent,
+            speaker=speaker,
+            kind=kind,
+            since=since,
+            until=until,
+            metadata=metadata,
+        )
+        return batch.list_page(
+            self._engine, self.id, f, cursor=cursor, limit=limit, include_history=include_history
+        )
 
 
 def _check_query(text: object, k: object, *, max_chars: int, max_k: int) -> None:

@@ -33,7 +33,8 @@ CREATE (a:Artifact {id: r.id, text: r.text, kind: r.kind, embedding: vecf32(r.em
                     attribution: r.attribution, n_tokens: r.n_tokens, seq: r.seq,
                     status: CASE WHEN nxt IS NULL THEN 'active' ELSE 'superseded' END})
 SET a.session_id = r.session, a.speaker = r.speaker, a.agent_id = r.agent, a.user_id = r.user,
-    a.key = r.key, a.source = r.source, a.fact_hash = r.fact_hash, a.invalid_at = nxt.valid_at
+    a.key = r.key, a.source = r.source, a.fact_hash = r.fact_hash, a.invalid_at = nxt.valid_at,
+    a.meta_kv = r.meta_kv
 FOREACH (x IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END |
   SET x.status = 'superseded', x.invalid_at = r.valid_at
   CREATE (a)-[:SUPERSEDES {created_at: $now, reason: 'key'}]->(x))

@@ -14,6 +14,7 @@ from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, ro
 from ..extraction.keys import canonical_key, normalize_relation
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword.tokens import tokenize
+from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
 from .validate import Prepared
@@ -79,6 +80,7 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
         "source": None,
         "valid_at": p.valid_at,
         "metadata": p.metadata,
+        "meta_kv": metadata_pairs(p.metadata),  # what metadata filters match (retrieval/filters.py)
         "attribution": attribution,
         "n_tokens": len(tokenize(p.text)) + len(tokenize(attribution)),
         "entities": [{"key": e.key, "name": e.name, "type": e.type} for e in ex.entities],

@@ -9,6 +9,7 @@ from ..keyword.stem import stem_all
 from ..keyword.tokens import query_terms, tokenize
 from ..storage.cypher import query
 from ..storage.executor import Executor
+from .filters import Filters
 
 
 def keyword_search(
@@ -22,6 +23,7 @@ def keyword_search(
     common_fraction: float = 0.25,
     common_min_df: int = 100,
     max_terms: int = 12,
+    filters: Filters | None = None,
 ) -> list[tuple[dict[str, Any], float]]:
     """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first.
 
@@ -48,7 +50,7 @@ def keyword_search(
     kept = (rare or sorted(present, key=lambda t: df_raw[t])[:1])[:max_terms]
     rows = executor.run(
         graph, query("retrieve/keyword_search"),
-        {"terms": kept, "per_term": candidates, "as_of": as_of},
+        {"terms": kept, "per_term": candidates, "as_of": as_of, **(filters or Filters()).params()},
     )  # fmt: skip
     if not rows:
         return []

@@ -5,7 +5,7 @@ channels do the I/O. Every stage's candidates and time are kept for ``explain``.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -18,6 +18,7 @@ from ..ranking.fusion import Fused, rrf
 from ..ranking.rerank import rerank
 from ..routing.router import Plan, RouterConfig
 from ..storage.rows import hit_from_row
+from .filters import Filters
 from .graph import hybrid_search
 from .keyword import keyword_search
 from .vector import fetch_size, vector_search
@@ -60,10 +61,15 @@ def retrieve(
     router: RouterConfig | None = None,
     candidates: int | None = None,
     as_of: float | None = None,
+    vector: Sequence[float] | None = None,
+    filters: Filters | None = None,
 ) -> Retrieval:
     """Route and run one query; the ``k`` best hits plus every intermediate list.
 
     ``as_of`` (epoch seconds) asks what was true then instead of what is active now.
+    ``vector``: the query's embedding when the caller computed it already (``search_many``
+    embeds all its queries in one call); the embed step is skipped. ``filters``: what every
+    hit must match (applied inside each channel's query; see ``retrieval/filters.py``).
     """
     s = engine.settings
     if route not in ("auto", "vector", "hybrid"):
@@ -91,9 +97,10 @@ def retrieve(
     timings["route"] = _ms(t)
     pool = max(k, candidates or k)
 
-    t = time.perf_counter()
-    [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
-    timings["embed"] = _ms(t)
+    if vector is None:
+        t = time.perf_counter()
+        [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
+        timings["embed"] = _ms(t)
 
     out = Retrieval(plan=plan)
     rows: dict[str, dict[str, Any]] = {}
@@ -114,6 +121,9 @@ def retrieve(
         )  # fmt: skip
         timings["vector+graph"] = _ms(t)
         vec = res.vector
+        if filters is not None:  # interim, until retrieve/hybrid applies the filter fragment itself
+            vec = vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of, filters=filters)
+            res.graph[:] = [h for h in res.graph if filters.admits(h.row)]
         # Rank fusion only sees ranks, so a hit whose activation is noise (an artifact that
         # merely mentions a hub of 5,000 mentions scores about 1/5,000) would still be "graph rank 1".
         reached = [h for h in res.graph if h.score >= s.graph_min_activation]
@@ -124,7 +134,7 @@ def retrieve(
     else:
         t = time.perf_counter()
         vec = (
-            vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of)
+            vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of, filters=filters)
             if "vector" in wanted
             else []
         )
@@ -135,7 +145,9 @@ def retrieve(
             rows.setdefault(a["id"], a)
     if "keyword" in wanted:
         t = time.perf_counter()
-        kw = keyword_search(ex, graph, text, k=pool, candidates=max(s.keyword_candidates, pool), as_of=as_of)
+        kw = keyword_search(
+            ex, graph, text, k=pool, candidates=max(s.keyword_candidates, pool), as_of=as_of, filters=filters
+        )
         timings["keyword"] = _ms(t)
         lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw)]
         for a, _ in kw:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..storage.cypher import query
 from ..storage.executor import Executor
+from .filters import Filters
 
 
 def fetch_size(k: int, *, minimum: int, factor: int) -> int:
@@ -28,6 +29,9 @@ def vector_search(
     k: int,
     fetch_k: int,
     as_of: float | None = None,
+    filters: Filters | None = None,
+    exact_max: int = 20_000,
+    n_docs: int | None = None,
 ) -> list[tuple[dict[str, Any], float]]:
     """The ``k`` nearest active artifacts as (row, cosine similarity), best first.
 
@@ -36,11 +40,31 @@ def vector_search(
     index can return the same node twice (FalkorDB #2848): ids are deduplicated. With
     ``as_of`` (epoch seconds) the artifacts valid at that time are returned instead of the
     active ones.
+
+    ``filters`` apply inside the query. The index filters after its kNN step, so when a
+    selective filter leaves fewer than ``k`` of the ``fetch_k`` neighbours, the artifacts that
+    pass are selected through the graph and scored exactly (``retrieve/vector_filtered``) when
+    at most ``exact_max`` pass; otherwise the fetch grows (×4 per round, up to ``n_docs``)
+    until ``k`` pass or the whole index was asked.
     """
-    rows = executor.run(
-        graph, query("retrieve/vector_search"), {"vector": list(vector), "fetch_k": fetch_k, "as_of": as_of}
-    )
-    return distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
+    fp = (filters or Filters()).params()
+    base = {"vector": list(vector), "as_of": as_of, **fp}
+    rows = executor.run(graph, query("retrieve/vector_search"), {**base, "fetch_k": fetch_k})
+    hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
+    if filters is None or not filters.active or len(hits) >= k:
+        return hits
+    exact = executor.run(graph, query("retrieve/vector_filtered"), {**base, "k": k, "scan": exact_max + 1})
+    if exact and int(exact[0]["n"]) <= exact_max:
+        return distinct_hits(((h["a"], 1.0 - float(h["distance"])) for h in exact[0]["hits"] or []), k)
+    if n_docs is None:
+        counted = executor.run(graph, query("retrieve/count_all_artifacts"))
+        n_docs = int(counted[0]["n"]) if counted else 0
+    limit = max(n_docs, fetch_k)
+    while len(hits) < k and fetch_k < limit:
+        fetch_k = min(fetch_k * 4, limit)
+        rows = executor.run(graph, query("retrieve/vector_search"), {**base, "fetch_k": fetch_k})
+        hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
+    return hits
 
 
 def distinct_hits(

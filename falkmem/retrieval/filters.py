@@ -1,0 +1,210 @@
+"""Search filters: who/where/when/what a memory must match, as Cypher parameters (no I/O).
+
+Every query that honours filters carries the same WHERE fragment (``node`` = the artifact)::
+
+    AND ($f_sessions IS NULL OR node.session_id IN $f_sessions)
+    AND ($f_users IS NULL OR node.user_id IN $f_users)
+    AND ($f_agents IS NULL OR node.agent_id IN $f_agents)
+    AND ($f_speakers IS NULL OR node.speaker IN $f_speakers)
+    AND ($f_kinds IS NULL OR node.kind IN $f_kinds)
+    AND ($f_since IS NULL OR node.valid_at >= $f_since)
+    AND ($f_until IS NULL OR node.valid_at < $f_until)
+    AND ($f_meta IS NULL OR all(m IN $f_meta WHERE m IN node.meta_kv))
+
+``Filters.params()`` gives the eight parameters (None = no condition), so one file serves
+filtered and unfiltered calls. Metadata equality runs in the engine on ``meta_kv``, a list
+property the writer stores with every artifact: one canonical JSON ``[key, value]`` string per
+top-level metadata key (:func:`metadata_pairs`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..errors import InputError, LimitExceeded
+from ..ingest.validate import to_timestamp, valid_unicode
+from ..models import KINDS
+
+__all__ = ["FILTER_PARAMS", "Filters", "OneOrMany", "build_filters", "metadata_pairs", "pair"]
+
+OneOrMany = str | Sequence[str] | None
+"""A filter on one field: one value, a list of accepted values (any of them), or None."""
+
+FILTER_PARAMS: tuple[str, ...] = (
+    "f_sessions", "f_users", "f_agents", "f_speakers", "f_kinds", "f_since", "f_until", "f_meta",
+)  # fmt: skip
+"""The Cypher parameters of the filter fragment, in the fragment's order."""
+
+_MAX_VALUES = 1000
+_SHORT_MAX = 256
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _canonical(value: Any) -> Any:
+    # 2 and 2.0 are equal in Python and in JSON numbers: store and compare them one way.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def _lst(values: tuple[str, ...] | None) -> list[str] | None:
+    return list(values) if values is not None else None
+
+
+def pair(key: str, value: Any) -> str:
+    """The canonical ``[key, value]`` JSON string of one metadata entry (what ``meta_kv`` holds)."""
+    return json.dumps(
+        [key, _canonical(value)], ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    )
+
+
+def metadata_pairs(metadata: Mapping[str, Any] | str | None) -> list[str] | None:
+    """``meta_kv`` for an artifact's metadata (a dict or its JSON); None when there is none."""
+    if isinstance(metadata, str):
+        try:
+            metadata = json.loads(metadata) if metadata else None
+        except ValueError:
+            return None
+    if not metadata or not isinstance(metadata, Mapping):
+        return None
+    return sorted(pair(str(k), v) for k, v in metadata.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What every hit must match; each field None = no condition. Conditions are ANDed,
+    values within one field are ORed. ``since``/``until`` bound ``valid_at`` (epoch seconds,
+    ``since <= valid_at < until``); ``metadata`` holds :func:`pair` strings, all required."""
+
+    sessions: tuple[str, ...] | None = None
+    users: tuple[str, ...] | None = None
+    agents: tuple[str, ...] | None = None
+    speakers: tuple[str, ...] | None = None
+    kinds: tuple[str, ...] | None = None
+    since: float | None = None
+    until: float | None = None
+    metadata: tuple[str, ...] | None = None
+
+    @property
+    def active(self) -> bool:
+        """True when at least one condition is set."""
+        return any(v is not None for v in self.params().values())
+
+    def params(self) -> dict[str, Any]:
+        """The Cypher parameters ``$f_sessions`` … ``$f_meta`` of the filter fragment."""
+        return {
+            "f_sessions": _lst(self.sessions), "f_users": _lst(self.users), "f_agents": _lst(self.agents),
+            "f_speakers": _lst(self.speakers), "f_kinds": _lst(self.kinds), "f_since": self.since,
+            "f_until": self.until, "f_meta": _lst(self.metadata),
+        }  # fmt: skip
+
+    def admits(self, row: Mapping[str, Any]) -> bool:
+        """The fragment, evaluated in Python on a projected artifact row (for bounded lists
+        that come from a query without the fragment, and for tests)."""
+
+        def one(values: tuple[str, ...] | None, got: Any) -> bool:
+            return values is None or got in values
+
+        valid_at = row.get("valid_at")
+        if self.since is not None and (valid_at is None or float(valid_at) < self.since):
+            return False
+        if self.until is not None and (valid_at is None or float(valid_at) >= self.until):
+            return False
+        if self.metadata is not None:
+            have = set(metadata_pairs(row.get("metadata")) or ())
+            if not set(self.metadata) <= have:
+                return False
+        return (
+            one(self.sessions, row.get("session_id")) and one(self.users, row.get("user_id"))
+            and one(self.agents, row.get("agent_id")) and one(self.speakers, row.get("speaker"))
+            and one(self.kinds, row.get("kind"))
+        )  # fmt: skip
+
+
+NO_FILTERS = Filters()
+
+
+def _values(value: object, field: str, *, allowed: frozenset[str] | None = None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, Sequence) or isinstance(items, bytes | bytearray):
+        raise InputError(field, "must be a string or a list of strings")
+    if not 1 <= len(items) <= _MAX_VALUES:
+        raise LimitExceeded(field, f"must name 1 to {_MAX_VALUES} values")
+    out: list[str] = []
+    for v in items:
+        if not isinstance(v, str) or not v.strip():
+            raise InputError(field, "each value must be a non-empty string")
+        if len(v) > _SHORT_MAX:
+            raise LimitExceeded(field, f"each value must be at most {_SHORT_MAX} characters")
+        if _CONTROL.search(v):
+            raise InputError(field, "must not contain control characters (U+0000–U+001F, U+007F)")
+        valid_unicode(v, field)
+        if allowed is not None and v not in allowed:
+            raise InputError(field, f"must be one of {sorted(allowed)}, not {v!r}")
+        out.append(v)
+    return tuple(dict.fromkeys(out))
+
+
+def _metadata(value: object) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not value:
+        raise InputError(
+            "metadata", 'must be a non-empty dict of top-level keys to values, e.g. {"project": "x"}'
+        )
+    out: list[str] = []
+    for k, v in value.items():
+        if not isinstance(k, str) or not k:
+            raise InputError("metadata", "keys must be non-empty strings")
+        valid_unicode(k, "metadata")
+        try:
+            p = pair(k, v)
+        except (TypeError, ValueError):
+            raise InputError(
+                "metadata", f"the value of {k!r} must be JSON-serialisable (str, int, float, bool, None...)"
+            ) from None
+        out.append(valid_unicode(p, "metadata"))
+    return tuple(sorted(out))
+
+
+def _time(value: datetime | str | None, field: str) -> float | None:
+    if value is None:
+        return None
+    return to_timestamp(value, field, default=0.0)
+
+
+def build_filters(
+    *,
+    session: OneOrMany = None,
+    user: OneOrMany = None,
+    agent: OneOrMany = None,
+    speaker: OneOrMany = None,
+    kind: OneOrMany = None,
+    since: datetime | str | None = None,
+    until: datetime | str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Filters | None:
+    """Validate the SDK's filter arguments into ``Filters`` (None when none is given).
+
+    Raises:
+        InputError: naming the field (``session``, ``kind``, ``since``, ``metadata``...).
+    """
+    f = Filters(
+        sessions=_values(session, "session"), users=_values(user, "user"), agents=_values(agent, "agent"),
+        speakers=_values(speaker, "speaker"), kinds=_values(kind, "kind", allowed=KINDS),
+        since=_time(since, "since"), until=_time(until, "until"), metadata=_metadata(metadata),
+    )  # fmt: skip
+    if f.since is not None and f.until is not None and f.since >= f.until:
+        raise InputError("until", "must be later than since")
+    return f if f.active else None
