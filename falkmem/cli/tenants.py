@@ -256,21 +256,42 @@ def migrate(ctx: click.Context, tenant_id: str, plan: bool, as_json: bool) -> No
         table(pending, ["version", "name"])
 
 
-@tenants.command(epilog='Example:\n\n    falkmem tenants grant acme --user acme-app --password "$PW"')
+@tenants.command(
+    epilog="Examples:\n\n    falkmem tenants grant acme --user acme-app\n"
+    "    falkmem tenants grant acme --user acme-app --password\n"
+    '    printf %s "$PW" | falkmem tenants grant acme --user acme-app --password-stdin'
+)
 @TENANT
 @click.option("--user", required=True, help="ACL user name (created when missing).")
 @click.option(
-    "--password", default=None, help="Its password (default: keep it, or generate one for a new user)."
+    "--password",
+    "password_prompt",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="",
+    help="Set its password, typed at a hidden prompt (asked twice). Never give it on the command "
+    "line: it would stay in the shell history and show in ps.",
 )
+@click.option("--password-stdin", is_flag=True, help="Set its password, read from the first line of stdin.")
 @json_option
 @click.pass_context
-def grant(ctx: click.Context, tenant_id: str, user: str, password: str | None, as_json: bool) -> None:
+def grant(
+    ctx: click.Context,
+    tenant_id: str,
+    user: str,
+    password_prompt: str | None,
+    password_stdin: bool,
+    as_json: bool,
+) -> None:
     """Let an ACL user read and write one tenant, and nothing else.
 
     The user may run only falkmem's graph commands (never +@all, which includes
-    GRAPH.CONFIG) and only on the key falkmem:<ID>. The tenant must exist. A generated
-    password is printed once. On a server without an ACL file the rule lasts until restart.
+    GRAPH.CONFIG) and only on the key falkmem:<ID>. The tenant must exist. Without
+    --password or --password-stdin an existing user keeps its password and a new user gets a
+    generated one, printed once. On a server without an ACL file the rule lasts until restart.
     """
+    password = _new_password(password_prompt, password_stdin)
     mem = state(ctx).memory()
     stats.tenant_summary(mem, tenant_id)  # TenantNotFound (exit 2) before touching ACLs
     g = acl.grant(mem, tenant_id, user, password=password)
@@ -282,6 +303,25 @@ def grant(ctx: click.Context, tenant_id: str, user: str, password: str | None, a
         click.echo(f"generated password (shown once): {g.password}")
     if not g.persisted:
         click.echo("note: the server has no ACL file; this grant lasts until the server restarts", err=True)
+
+
+def _new_password(prompt_value: str | None, from_stdin: bool) -> str | None:
+    """The password ``grant`` sets: from a hidden prompt, from stdin, or None (keep/generate)."""
+    if prompt_value:  # `--password VALUE`: already in the shell history; refuse, set nothing
+        raise click.UsageError(
+            "--password takes no value (it would stay in the shell history and show in ps): "
+            "use --password alone for a hidden prompt, or --password-stdin"
+        )
+    if prompt_value is not None and from_stdin:
+        raise click.UsageError("use --password or --password-stdin, not both")
+    if from_stdin:
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            raise InputError("password", "--password-stdin read an empty line; pipe the password in")
+        return line
+    if prompt_value is not None:
+        return str(click.prompt("Password", hide_input=True, confirmation_prompt=True, err=True))
+    return None
 
 
 @tenants.command(epilog="Example:\n\n    falkmem tenants revoke acme --user acme-app")

@@ -34,9 +34,13 @@ def base_args(mem: Memory, store_path: Path) -> list[str]:
 def invoke(base_args: list[str], hash_embedder: HashEmbedder) -> Invoke:
     """``invoke("tenants", "list", "--json")`` → click Result (stdout and stderr apart)."""
 
-    def run(*args: str, embedder: Any = hash_embedder, env: dict[str, str] | None = None) -> Result:
+    def run(
+        *args: str, embedder: Any = hash_embedder, env: dict[str, str] | None = None, input: str | None = None
+    ) -> Result:
         obj = {"embedder": embedder} if embedder is not None else None
-        return CliRunner().invoke(cli, [*base_args, *args], obj=obj, env=env, catch_exceptions=False)
+        return CliRunner().invoke(
+            cli, [*base_args, *args], obj=obj, env=env, input=input, catch_exceptions=False
+        )
 
     return run
 

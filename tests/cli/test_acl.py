@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,81 @@ def socket_path(mem: Memory, store_path: Path) -> str:
     if mem._engine.store.server is None:
         pytest.skip("needs the embedded store (its unix socket)")
     return str(json.loads((store_path / "server.json").read_text())["socket"])
+
+
+@pytest.fixture
+def server_url(mem: Memory, store_path: Path) -> str:
+    """The session's server as a URL without credentials (the embedded store's unix socket)."""
+    url = os.environ.get("FALKMEM_TEST_URL")
+    if url:
+        return url
+    return "unix://" + str(json.loads((store_path / "server.json").read_text())["socket"])
+
+
+def _can_log_in(server_url: str, user: str, password: str) -> bool:
+    raw = redis.Redis.from_url(server_url, username=user, password=password, decode_responses=True)
+    try:
+        return bool(raw.ping())
+    except redis.exceptions.AuthenticationError:
+        return False
+    finally:
+        raw.close()
+
+
+def _user_exists(server_url: str, user: str) -> bool:
+    raw = redis.Redis.from_url(server_url, decode_responses=True)
+    try:
+        return raw.execute_command("ACL", "GETUSER", user) is not None
+    finally:
+        raw.close()
+
+
+def test_grant_reads_the_password_from_a_hidden_prompt(
+    invoke: Invoke, tenant_id: str, server_url: str, tenants_to_drop: list[str]
+) -> None:
+    tenants_to_drop.append(tenant_id)
+    user = f"p-{tenant_id}"
+    assert invoke("tenants", "create", tenant_id).exit_code == 0
+    try:
+        r = invoke("tenants", "grant", tenant_id, "--user", user, "--password", input="pw-typed\npw-typed\n")
+        assert r.exit_code == 0, r.output
+        assert "pw-typed" not in r.output  # not echoed, not printed back
+        assert _can_log_in(server_url, user, "pw-typed")
+        r = invoke("tenants", "grant", tenant_id, "--user", user, "--password", input="one\nother\n")
+        assert r.exit_code != 0 and _can_log_in(server_url, user, "pw-typed")  # mismatch: unchanged
+    finally:
+        invoke("tenants", "revoke", tenant_id, "--user", user)
+
+
+def test_grant_reads_the_password_from_stdin(
+    invoke: Invoke, tenant_id: str, server_url: str, tenants_to_drop: list[str]
+) -> None:
+    tenants_to_drop.append(tenant_id)
+    user = f"s-{tenant_id}"
+    assert invoke("tenants", "create", tenant_id).exit_code == 0
+    try:
+        r = invoke(
+            "tenants", "grant", tenant_id, "--user", user, "--password-stdin", "--json", input="pw-piped\n"
+        )
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["password"] is None and "pw-piped" not in r.output
+        assert _can_log_in(server_url, user, "pw-piped")
+        r = invoke("tenants", "grant", tenant_id, "--user", user, "--password-stdin", input="\n")
+        assert r.exit_code == 2 and "password" in r.stderr  # empty: refused
+    finally:
+        invoke("tenants", "revoke", tenant_id, "--user", user)
+
+
+def test_grant_refuses_a_password_on_the_command_line(
+    invoke: Invoke, tenant_id: str, server_url: str, tenants_to_drop: list[str]
+) -> None:
+    tenants_to_drop.append(tenant_id)
+    user = f"c-{tenant_id}"
+    assert invoke("tenants", "create", tenant_id).exit_code == 0
+    r = invoke("tenants", "grant", tenant_id, "--user", user, "--password", "pw-visible")
+    assert r.exit_code == 2
+    assert "--password-stdin" in r.stderr and "pw-visible" not in r.output
+    assert not _user_exists(server_url, user)  # nothing written
 
 
 def test_granted_user_is_confined_to_its_tenant(
@@ -86,7 +162,7 @@ def test_a_user_can_hold_two_tenants_and_lose_one(
     user = f"v-{tenant_id}"
     for t in (a, b):
         assert invoke("tenants", "create", t).exit_code == 0
-    assert invoke("tenants", "grant", a, "--user", user, "--password", "pw-1").exit_code == 0
+    assert invoke("tenants", "grant", a, "--user", user, "--password-stdin", input="pw-1\n").exit_code == 0
     r = json.loads(invoke("tenants", "grant", b, "--user", user, "--json").stdout)
     assert r["tenants"] == sorted([a, b]) and r["password"] is None
     r = json.loads(invoke("tenants", "revoke", a, "--user", user, "--json").stdout)
