@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .common import is_common_word
 from .keys import canonical_key
 from .lexicon import (
     ABBREVIATIONS,
@@ -22,7 +23,7 @@ from .lexicon import (
 from .patterns import RANK_NAME, Span
 from .types import EntityType
 
-__all__ = ["name_spans", "quoted_spans", "split_sentences"]
+__all__ = ["capitalised_inside", "name_spans", "quoted_spans", "split_sentences"]
 
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+|\s*[;\n]\s*")
 _LAST_WORD = re.compile(r"(\S+)$")
@@ -34,6 +35,9 @@ _QUOTED = re.compile(
 _HEAD_AFTER = re.compile(r" (" + "|".join(HEAD_NOUNS) + r")\b")
 _HONORIFIC = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof|Sir)\.?\s+$")
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
+# What may stand before a word that opens a sentence-like unit: nothing, a list marker
+# ("1.", "-", "*", "#"), markdown emphasis, an opening quote or bracket, or a colon.
+_OPENER = re.compile(r"(?:^|[:(\[\"\u201c*#>\u2022-]|\b\d{1,3}[.)])\W*$")
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
@@ -79,8 +83,28 @@ def _capitalised(word: str) -> bool:
     return word[0].isupper() and word.casefold() not in NOT_NAMES
 
 
-def name_spans(sentence: str) -> Iterator[Span]:
-    """Capitalised runs, with a leading stop word dropped and a head noun attached."""
+def _opens(sentence: str, start: int) -> bool:
+    """True when the word at ``start`` opens the sentence, a list item or a clause after a colon."""
+    return _OPENER.search(sentence, 0, start) is not None
+
+
+def capitalised_inside(sentence: str) -> set[str]:
+    """Case-folded words capitalised where capitals are not forced (not opening a unit)."""
+    return {
+        m.group().casefold()
+        for m in _WORD.finditer(sentence)
+        if m.group()[0].isupper() and not _opens(sentence, m.start())
+    }
+
+
+def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()) -> Iterator[Span]:
+    """Capitalised runs, with a leading stop word dropped and a head noun attached.
+
+    A single capitalised word that opens the sentence (or a list item, or a clause after a
+    colon) is dropped when it is a common English word ("Sounds", "Creating", "Seven"),
+    unless ``confirmed`` holds it: words the same text capitalises where capitals are not
+    forced (see ``capitalised_inside``).
+    """
     words = [_Word(m.group(), m.start(), m.end()) for m in _WORD.finditer(sentence)]
     first_word = words[0] if words else None
 
@@ -111,18 +135,31 @@ def name_spans(sentence: str) -> Iterator[Span]:
         i = j + 1
         starts_sentence = run[0] is first_word
         while run and (
-            run[0].text.casefold() in LEADING_STOP
+            _bare(run[0].text) in LEADING_STOP
             or (starts_sentence and run[0] is first_word and _starter(run[0].text))
         ):
             run = run[1:]
         while run and run[-1].text.casefold() in CONNECTORS:
             run = run[:-1]
+        if (
+            len(run) == 1
+            and not run[0].text.isupper()
+            and run[0].text.casefold() not in confirmed
+            and _opens(sentence, run[0].start)
+            and is_common_word(run[0].text)
+        ):
+            continue
         if run:
             yield from _make_name(sentence, words, run, i)
 
 
+def _bare(word: str) -> str:
+    """The word without a contraction or possessive ("That's" -> "that"), case-folded."""
+    return re.split(r"['\u2019]", word, maxsplit=1)[0].casefold()
+
+
 def _starter(word: str) -> bool:
-    low = word.casefold()
+    low = _bare(word)
     return low in SENTENCE_STARTERS or (low.endswith("ed") and len(low) > 4 and not word.isupper())
 
 

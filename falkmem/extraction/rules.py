@@ -6,18 +6,21 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from .keys import lookup_relation
+from ..errors import InputError
+from .keys import canonical_key, lookup_relation
 from .known import KnownEntities
 from .lexicon import ROLE_COPULA
-from .names import name_spans, quoted_spans, split_sentences
+from .names import capitalised_inside, name_spans, quoted_spans, split_sentences
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple
 
-__all__ = ["RuleExtractor"]
+__all__ = ["RuleExtractor", "speaker_entity"]
 
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
 _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
+# A first line of at most 80 characters without closing punctuation: a title or heading.
+_TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
 _PERSON_SUBJECT: frozenset[str] = frozenset({"leads", "manages", "reports_to", "holds_role"})
 
@@ -92,21 +95,29 @@ class RuleExtractor:
         Args:
             text: the memory text.
             known: the tenant's known entities, found again in the text in any case.
-            speaker: accepted for the ``Extractor`` protocol and ignored.
+            speaker: who said it. A named speaker ("Caroline") becomes an entity of the memory
+                (questions ask about people); a role ("user", "assistant") does not.
 
         Returns:
             The extraction (empty for a text without entities).
         """
-        del speaker
+        sentences = [s for _, s in split_sentences(text)]
+        confirmed: set[str] = set()
+        for sentence in sentences:
+            confirmed |= capitalised_inside(sentence)
+        if sentences and _TITLE.fullmatch(sentences[0].strip()):  # a title line names its subject
+            confirmed |= {w.casefold() for w in sentences[0].split()}
         result = Extraction()
-        for _, sentence in split_sentences(text):
-            result = result.merge(self._sentence(sentence, known))
+        for sentence in sentences:
+            result = result.merge(self._sentence(sentence, known, confirmed))
+        if speaker is not None and (person := speaker_entity(speaker)) is not None:
+            result = result.merge(Extraction(entities=(person,)))
         return result
 
-    def _sentence(self, sentence: str, known: KnownEntities | None) -> Extraction:
+    def _sentence(self, sentence: str, known: KnownEntities | None, confirmed: set[str]) -> Extraction:
         candidates = [*find_patterns(sentence), *find_roles(sentence)]
         masked = _mask(sentence, candidates)  # names never run across an identifier or role
-        candidates += [*quoted_spans(sentence), *name_spans(masked)]
+        candidates += [*quoted_spans(sentence), *name_spans(masked, confirmed)]
         if known is not None and len(known):
             candidates += _known_spans(sentence, known)
         spans, derived = _select(candidates)
@@ -179,6 +190,23 @@ class RuleExtractor:
                 if frozenset((a, b)) not in linked:
                     out.append(Triple(subject=a, relation="related_to", object=b, weight=weight))
         return out
+
+
+_ROLES: frozenset[str] = frozenset(
+    "user assistant system human ai bot agent tool model me you narrator unknown".split()  # noqa: SIM905
+)
+
+
+def speaker_entity(speaker: str) -> EntityMention | None:
+    """The person entity of a named speaker; None for a role ("user", "assistant") or no name."""
+    name = " ".join(speaker.split())
+    if not name or name.casefold() in _ROLES or not any(c.isalpha() for c in name) or len(name) > 80:
+        return None
+    try:
+        key = canonical_key(name)
+    except InputError:
+        return None
+    return EntityMention(key=key, name=name, type="person")
 
 
 def _implied_types(relation: Relation, subject: str, obj: str) -> list[tuple[str, EntityType]]:

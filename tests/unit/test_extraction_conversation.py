@@ -1,0 +1,56 @@
+"""The rule extractor on conversational text: no interjections, question words or
+sentence-initial common words as entities; speakers are entities, roles are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from falkmem.extraction.common import is_common_word
+from falkmem.extraction.rules import RuleExtractor, speaker_entity
+
+
+def names(text: str, speaker: str | None = None) -> list[str]:
+    return [e.name for e in RuleExtractor().extract(text, speaker=speaker).entities]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How long ago was the party? Sounds awesome! Check this out.",
+        "Awesome! Creating art is my passion. Seven days ago I went out.",
+        "That's really helpful, thanks! It's great to hear.",
+        "Sure! Here are some ideas:\n1. **Great** for team building.\n2. Wow, nice.",
+        "* Cost: What's your budget for hosting?",
+    ],
+)
+def test_conversational_openers_are_not_entities(text: str) -> None:
+    assert names(text) == []
+
+
+def test_real_names_survive_next_to_openers() -> None:
+    found = names("Awesome! Seven days ago I went to the LGBTQ support group with Melanie.")
+    assert found == ["LGBTQ", "Melanie"]
+
+
+def test_a_common_word_capitalised_mid_sentence_is_a_name_at_sentence_start_too() -> None:
+    # "Chicago" is frequent enough to be ambiguous alone at the start, but the text
+    # capitalises it where capitals are not forced.
+    assert names("Chicago is great. I moved to Chicago last year.") == ["Chicago"]
+    assert names("Chicago is great.") == []
+
+
+def test_a_title_line_names_its_subject() -> None:
+    assert names("Green\nGreen is the second album by Steve Hillage.") == ["Green", "Steve Hillage"]
+
+
+def test_named_speaker_is_an_entity_roles_are_not() -> None:
+    assert "Caroline" in names("I love painting.", speaker="Caroline")
+    assert names("I love painting.", speaker="assistant") == []
+    assert speaker_entity("user") is None
+    person = speaker_entity("  Caroline   Lee ")
+    assert person is not None and person.type == "person" and person.name == "Caroline Lee"
+
+
+def test_common_word_list() -> None:
+    assert is_common_word("Sounds") and is_common_word("It's") and is_common_word("Seven")
+    assert not is_common_word("Hillage") and not is_common_word("Melanie")
