@@ -4,9 +4,14 @@ A granted user may run only :data:`GRANTED_COMMANDS` (never ``+@all``, which inc
 ``GRAPH.CONFIG`` and so server-wide limits), and only on the keys of the tenants it was
 granted (``~falkmem:<id>``, exact, no wildcard: ``~falkmem:a*`` would also match ``falkmem:ab``).
 The list is what a ``Memory(url=..., username=..., password=...)`` session sends, measured
-with MONITOR: the connection handshake (HELLO, CLIENT SETNAME, CLIENT SETINFO), the client's
-``INFO server`` probe, ``EXISTS`` and the graph query commands, plus ``GRAPH.CONSTRAINT``
-for the unique constraints a schema migration creates and ``GRAPH.EXPLAIN`` for explain.
+with MONITOR: the connection handshake (HELLO, CLIENT SETNAME, CLIENT SETINFO), ``EXISTS``
+and the graph query commands, plus ``GRAPH.CONSTRAINT`` for the unique constraints a schema
+migration creates and ``GRAPH.EXPLAIN`` for explain. ``INFO`` is granted for two sections
+only: ``INFO server``, which falkordb-py's ``FalkorDB()`` constructor reads (its sentinel and
+cluster checks look at ``redis_mode``), and ``INFO cluster``, which falkmem reads to tell a
+cluster node from a single server (``storage/store.py``). Plain ``INFO`` and its other
+sections (the key counts of every database, the client list, memory and replication
+details) are refused.
 Left out on purpose: ``GRAPH.LIST`` (it names every tenant of the server, FalkorDB #2652),
 ``GRAPH.DELETE``/``GRAPH.COPY`` (dropping and copying are operator tasks) and ``GRAPH.CONFIG``.
 """
@@ -29,12 +34,14 @@ GRANTED_COMMANDS: tuple[str, ...] = (
     "graph.constraint",
     "exists",
     "ping",
-    "info",
+    "info|server",
+    "info|cluster",
     "hello",
     "client|setname",
     "client|setinfo",
 )
-"""Every command a granted user may run (ACL syntax; subcommands as ``command|sub``)."""
+"""Every command a granted user may run (ACL syntax; subcommands and, for INFO, the allowed
+first argument as ``command|arg``)."""
 
 USER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")
 _RESERVED = frozenset({"default"})

@@ -96,6 +96,37 @@ def test_grant_refuses_a_password_on_the_command_line(
     assert not _user_exists(server_url, user)  # nothing written
 
 
+def test_granted_user_cannot_read_server_wide_info(
+    invoke: Invoke, tenant_id: str, server_url: str, hash_embedder: object, tenants_to_drop: list[str]
+) -> None:
+    tenants_to_drop.append(tenant_id)
+    user = f"i-{tenant_id}"
+    assert invoke("tenants", "create", tenant_id).exit_code == 0
+    r = invoke("tenants", "grant", tenant_id, "--user", user, "--json")
+    assert r.exit_code == 0, r.output
+    password = json.loads(r.stdout)["password"]
+    raw = redis.Redis.from_url(server_url, username=user, password=password, decode_responses=True)
+    try:
+        # INFO with no section, and the sections with key counts and the client list: refused.
+        for args in (
+            ("INFO",),
+            ("INFO", "keyspace"),
+            ("INFO", "clients"),
+            ("INFO", "all"),
+            ("CLIENT", "LIST"),
+        ):
+            with pytest.raises(redis.exceptions.NoPermissionError):
+                raw.execute_command(*args)
+        assert "redis_version" in raw.info("server")  # what falkordb-py's FalkorDB() reads
+        assert "cluster_enabled" in raw.info("cluster")  # what falkmem's cluster probe reads
+    finally:
+        raw.close()
+    with Memory(url=server_url, username=user, password=password, embedder=hash_embedder) as m:
+        m.tenant(tenant_id).add("Priya leads the Atlas team.", id="a1")
+        assert m.tenant(tenant_id).count() == 1
+    assert invoke("tenants", "revoke", tenant_id, "--user", user).exit_code == 0
+
+
 def test_granted_user_is_confined_to_its_tenant(
     invoke: Invoke,
     mem: Memory,
