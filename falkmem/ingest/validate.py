@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from ..errors import InputError, LimitExceeded
 from ..models import KINDS, EntityIn, Record, TripleIn
 from ..settings import Settings
+from . import caps
 
 _ID_MAX = 256
 _SHORT_MAX = 256  # session, speaker, agent, user, key
@@ -156,7 +157,7 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
     if emb is not None and not all(math.isfinite(x) for x in emb):
         raise InputError("embedding", "must contain finite numbers only")
     _ = EntityIn  # re-exported type used in Record
-    return Prepared(
+    prepared = Prepared(
         id=rid,
         text=rec.text,
         kind=rec.kind,
@@ -171,3 +172,5 @@ def prepare(raw: Record | dict[str, Any], settings: Settings, *, now: float) -> 
         triples=tuple(triples),
         embedding=emb,
     )
+    caps.check_given(prepared)  # no indexed value over the engine-safe cap (issue 15)
+    return prepared

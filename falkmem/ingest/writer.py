@@ -17,6 +17,7 @@ from ..keyword.tokens import tokenize
 from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
+from . import caps
 from .validate import Prepared
 
 log = logging.getLogger("falkmem.ingest")
@@ -154,9 +155,10 @@ def write_batch(
         attr = attribution(p) if attribution is not None else " ".join(x for x in (p.speaker, p.user) if x)
         row = _row(p, vectors[p.id], ex, attr)
         _set_key(row, p, ex, key_policy)
+        caps.enforce(row, p)  # every indexed string bounded, whatever the extractor (issue 15)
         row["seq"] = next(_WRITE_SEQ)
         rows.append(row)
-        keys.extend((e.key, e.name) for e in ex.entities)
+        keys.extend((e["key"], e["name"]) for e in row["entities"])
     added: list[str] = []
     for chunk in rounds(rows):  # a key's versions go in separate queries (see create_artifacts)
         created = _create(executor, graph, chunk, now=now, skipped=skipped)
