@@ -2,5 +2,5 @@
 
 from __future__ import annotations
 
-REPORT_SCHEMA_VERSION = 1
+REPORT_SCHEMA_VERSION = 2
 """Bumped when the JSON report's shape changes."""

@@ -1,7 +1,8 @@
-"""``python -m benchmarks run ...``: load a dataset, run the sweep, print the table, write JSON and PNG.
+"""``python -m benchmarks run ...``: load a dataset, run the sweep, print the table, write JSON and PNG;
+``python -m benchmarks compare OLD.json NEW.json``: two runs question by question (see compare.py).
 
-Exit codes: 0 done, 2 the dataset is missing or malformed (the message names the path), 1 any
-other failure.
+Exit codes of ``run``: 0 done, 2 the dataset is missing or malformed (the message names the path)
+or an option is invalid, 1 any other failure.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ for _var, _value in (
 ):
     os.environ.setdefault(_var, _value)
 
-from . import datasets  # noqa: E402
+from . import compare, datasets  # noqa: E402
 from .report import write  # noqa: E402
 from .runner import RunConfig, run  # noqa: E402
-from .systems import SWEEPS  # noqa: E402
+from .systems import SWEEPS, systems  # noqa: E402
 from .table import render  # noqa: E402
 
 
@@ -40,7 +41,7 @@ def _clients(text: str) -> tuple[int, ...]:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line (one subcommand: ``run``)."""
+    """The command line (subcommands ``run`` and ``compare``)."""
     p = argparse.ArgumentParser(
         prog="python -m benchmarks", description=__doc__.splitlines()[0] if __doc__ else ""
     )
@@ -79,13 +80,18 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--reuse", action="store_true", help="keep a tenant of --path that holds the same memories"
     )
+    r.add_argument("--baseline", default="vector-only",
+                   help="system the others are compared with (paired deltas, CIs); default vector-only")  # fmt: skip
     r.add_argument("--no-progress", action="store_true", help="no progress bars")
+    compare.add_parser(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = parser().parse_args(argv)
+    if args.command == "compare":
+        return compare.main(args)
     try:
         ds = datasets.load(args.dataset, size=args.size, seed=args.seed, questions=args.questions,
                            data_dir=args.data_dir, file=args.file, tenants=args.tenants)  # fmt: skip
@@ -95,11 +101,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    names = [s.name for s in systems(args.sweep, reranker=args.reranker is not None)]
+    if args.baseline not in names:
+        print(f"error: --baseline {args.baseline!r} is not a system of the {args.sweep!r} sweep; "
+              f"choose from: {', '.join(names)}", file=sys.stderr)  # fmt: skip
+        return 2
     cfg = RunConfig(
         dataset=args.dataset, size=args.size, seed=args.seed, sweep=args.sweep, k=args.k,
         budget_tokens=args.budget, clients=args.clients, embedder=args.embedder, path=args.path,
         reranker=args.reranker, floor_sample=args.floor_sample, context=not args.no_context,
-        reuse=args.reuse,
+        reuse=args.reuse, baseline=args.baseline,
         progress=not args.no_progress,
         command="python -m benchmarks " + shlex.join(list(argv) if argv is not None else sys.argv[1:]),
     )  # fmt: skip
@@ -108,7 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     plot_path = args.plot or args.out.with_suffix(".png")
     from .plot import plot
 
-    plot(report.systems, plot_path, title=f"{report.dataset}: Recall@5 vs p50 latency ({report.embedder})")
+    plot(report.systems, plot_path, title=f"{report.dataset}: Recall@5 vs p50 latency ({report.embedder})",
+         facet=report.class_by, baseline=report.baseline)  # fmt: skip
     sys.stdout.write(render(report))
     print(f"\nreport: {args.out}\nplot:   {plot_path}")
     return 0

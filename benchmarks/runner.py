@@ -19,12 +19,14 @@ from falkmem.context.pack import ContextItem, pack
 from falkmem.embedding.base import Embedder
 from falkmem.tenant import Tenant
 
-from .aggregate import QueryRow, summarize
+from .aggregate import QueryRow, question_result, summarize
 from .datasets.base import Dataset, Question, TenantData
 from .metrics import latency_summary, rate
 from .report import (
     BenchReport,
     IngestResult,
+    QuestionResult,
+    SystemResult,
     ThroughputResult,
     git_state,
     machine,
@@ -58,6 +60,8 @@ class RunConfig:
     progress: bool = True
     command: str = ""
     notes: list[str] = field(default_factory=list)
+    baseline: str = "vector-only"
+    """The system every other is compared with (paired deltas with CIs)."""
 
 
 def make_embedder(name: str) -> Embedder:
@@ -208,9 +212,26 @@ def _open(path: Path, embedder: Embedder, instance: str, cfg: RunConfig) -> Memo
     return Memory(path, embedder=embedder, reranker=reranker, **overrides)
 
 
+def _summaries(
+    rows: dict[tuple[str, str], list[QueryRow]], chosen: list[System], baseline: str
+) -> tuple[list[SystemResult], list[QuestionResult]]:
+    """Per-question results and one summary per (group, system), with deltas against ``baseline``."""
+    by_name = {s.name: s for s in chosen}
+    qrs = {gk: [question_result(gk[0], gk[1], r) for r in rs] for gk, rs in rows.items()}
+    out = []
+    for (group, name), rs in rows.items():
+        base = qrs.get((group, baseline)) if name != baseline else None
+        out.append(summarize(group, by_name[name], rs, context_source=context_source(by_name[name]),
+                             results=qrs[(group, name)], baseline=base, baseline_name=baseline))  # fmt: skip
+    return out, [q for rs in qrs.values() for q in rs]
+
+
 def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
     """Ingest, sweep the systems, measure throughput; return the report (nothing printed)."""
     chosen = systems(cfg.sweep, reranker=cfg.reranker is not None)
+    if cfg.baseline not in {s.name for s in chosen}:
+        raise ValueError(f"baseline {cfg.baseline!r} is not a system of the {cfg.sweep!r} sweep; "
+                         f"choose from: {', '.join(s.name for s in chosen)}")  # fmt: skip
     notes = list(cfg.notes)
     if cfg.reranker is None:
         notes.append("no reranker configured (--reranker): the with/without reranker comparison was skipped")
@@ -243,9 +264,7 @@ def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
         finally:
             for m in mems.values():
                 m.close()
-    by_name = {s.name: s for s in chosen}
-    results = [summarize(group, by_name[name], rs, context_source=context_source(by_name[name]))
-               for (group, name), rs in rows.items()]  # fmt: skip
+    results, questions = _summaries(rows, chosen, cfg.baseline)
     commit, dirty = git_state(REPO_ROOT)
     return BenchReport(
         created_at=now_iso(), command=cfg.command, dataset=dataset.name, dataset_info=dataset.info,
@@ -253,7 +272,8 @@ def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
         budget_tokens=cfg.budget_tokens, embedder=embedder.name, git_commit=commit, git_dirty=dirty,
         packages=package_versions(), machine=machine(), settings=settings,
         instances={name: dict(INSTANCES[name]) for name in mems},
-        ingest=ingests, systems=results, throughput=tput, notes=notes,
+        ingest=ingests, systems=results, throughput=tput, notes=notes, baseline=cfg.baseline,
+        class_by=dataset.class_by, questions=questions,
     )  # fmt: skip
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .report import BenchReport, SystemResult
+from .stats import MIN_N
+from .table_paired import class_table, fmt_delta, paired_table
 
 
 def _row(cells: Sequence[object]) -> str:
@@ -31,10 +33,14 @@ def systems_table(systems: Sequence[SystemResult]) -> str:
     sessions = any(s.session_recall for s in systems)
     if sessions:
         head += ["session R@5", "session R@10"]
+    head += ["NDCG@10", "R@5 95% CI", "ΔR@5 vs baseline"]
     rows = []
     for s in systems:
         lat = s.latency_ms.get("total", {})
         extra = [_pct(s.session_recall.get("@5")), _pct(s.session_recall.get("@10"))] if sessions else []
+        ci = s.ci.get("R@5")
+        extra += [_pct(s.ndcg.get("@10")), f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci else "–",
+                  fmt_delta(s.vs_baseline.get("R@5")) if s.vs_baseline else "baseline"]  # fmt: skip
         rows.append([
             s.tenant, s.system, _pct(s.recall["@2"]), _pct(s.recall["@5"]), _pct(s.recall["@10"]),
             _pct(s.all_recall["@5"]), _pct(s.all_recall["@10"]), f"{s.mrr:.3f}",
@@ -75,9 +81,23 @@ def render(report: BenchReport) -> str:
         f"## falkmem benchmark: {report.dataset} (size {report.size}, seed {report.seed}, sweep {report.sweep}, "
         f"embedder {report.embedder}, k {report.k}, budget {report.budget_tokens} tokens)",
         "",
-        "Recall, all-recall and hybrid share in %; latency is the SDK's `timings_ms.total`.",
+        "Recall, all-recall, NDCG and hybrid share in %; latency is the SDK's `timings_ms.total`; "
+        f"deltas are paired against `{report.baseline}` on the same questions.",
         "",
         systems_table(report.systems),
+        "",
+        f"### Paired differences against `{report.baseline}` (points, bootstrap 95% CI; * = CI excludes 0, "
+        f"n ≥ {MIN_N})",
+        "",
+        paired_table(report.systems),
+        "",
+        f"### By {report.class_by}",
+        "",
+        class_table(report.systems, report.class_by),
+        "",
+        "### By the route each system took",
+        "",
+        class_table(report.systems, "route"),
         "",
         "### Latency per route",
         "",

@@ -79,6 +79,8 @@ class Dataset:
     name: str
     tenants: list[TenantData]
     info: dict[str, Any] = field(default_factory=dict)
+    class_by: str = "category"
+    """The question facet reports break down by first: ``category`` (MuSiQue hops, LongMemEval types) or ``hops``."""
 
     def check(self) -> None:
         """Raise DatasetInvalid when a question's gold id names no memory of its tenant."""

@@ -147,7 +147,7 @@ def load_folder(
     corpus_path, questions_path, openie_path = find_files(folder)
     tenants, info = load_pair(corpus_path, questions_path, openie_path if with_openie else None, name=name,
                               questions=questions, max_triples=max_triples)  # fmt: skip
-    return Dataset(name=name, tenants=tenants, info={"folder": str(folder), **info})
+    return Dataset(name=name, tenants=tenants, info={"folder": str(folder), **info}, class_by="hops")
 
 
 def load_pair(

@@ -223,6 +223,7 @@ def generate(size: int = 1000, *, seed: int = 7, questions: int = 200) -> Datase
         tenants=[TenantData(tenant="synthetic", memories=mems, questions=qs)],
         info={"size": size, "seed": seed, "chains": n_units, "managers": len(managers),
               "trips": n_trips, "preferences": n_prefs, "distractors": size - planted},
+        class_by="hops",
     )  # fmt: skip
 
 

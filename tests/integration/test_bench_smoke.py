@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,89 @@ def test_real_sweep_pools_tenants_reports_sessions_and_reuses(tmp_path: Path) ->
     second = BenchReport.model_validate(json.loads(again.read_text()))
     assert all(i.reused for i in second.ingest)
     assert [s.recall for s in second.systems] == [s.recall for s in report.systems]
+
+
+_WORDS = ["kestrel", "marlin", "ocelot", "quokka", "tapir", "walrus", "bison", "heron", "lemur", "okapi", "puffin",
+          "raven", "serval", "toucan", "viper", "wombat", "yak", "zebu", "egret", "gecko", "ibis", "jackal"]  # fmt: skip
+
+
+def _planted_fixture(path: Path) -> Path:
+    lines = []
+    for i, w in enumerate(_WORDS):
+        lines.append({"type": "memory", "id": f"m{i}", "text": f"The {w} badge opens door {100 + i}."})
+        lines.append({"type": "question", "id": f"q{i}", "text": f"Which door does the {w} badge open?",
+                      "gold": [f"m{i}"], "category": "even" if i % 2 == 0 else "odd"})  # fmt: skip
+    path.write_text("\n".join(json.dumps(x) for x in lines))
+    return path
+
+
+def test_planted_difference_is_flagged_and_compare_guards_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy of keyword-only made worse on half the questions: its CI excludes 0, an identical copy's does not."""
+    import benchmarks.__main__ as cli
+    from benchmarks import runner
+    from benchmarks.systems import System
+
+    keyword = frozenset({"keyword"})
+    chosen = [System("keyword-only", "baseline", route="vector", channels=keyword),
+              System("identical", "baseline", route="vector", channels=keyword),
+              System("planted-worse", "baseline", route="vector", channels=keyword),
+              System("default (settings)", "router")]  # fmt: skip
+    monkeypatch.setattr(runner, "systems", lambda sweep, reranker=False: chosen)
+    monkeypatch.setattr(cli, "systems", lambda sweep, reranker=False: chosen)
+    real_run_system = runner.run_system
+
+    def planted(mem, data, system, cfg):  # type: ignore[no-untyped-def]
+        rows = real_run_system(mem, data, system, cfg)
+        if system.name != "planted-worse":
+            return rows
+        return [replace(r, ids=tuple(i for i in r.ids if i not in r.question.gold)) if n % 2 == 0 else r
+                for n, r in enumerate(rows)]  # fmt: skip
+
+    monkeypatch.setattr(runner, "run_system", planted)
+    out = tmp_path / "p.json"
+    args = ["run", "--dataset", "jsonl", "--file", str(_planted_fixture(tmp_path / "d.jsonl")), "--embedder", "hash",
+            "--baseline", "keyword-only", "--clients", "none", "--no-context", "--floor-sample", "0", "--no-progress",
+            "--path", str(tmp_path / "store"), "--out", str(out)]  # fmt: skip
+    assert cli.main(args) == 0
+    stdout = capsys.readouterr().out
+    report = BenchReport.model_validate(json.loads(out.read_text()))
+    by = {s.system: s for s in report.systems}
+    assert by["keyword-only"].recall["@5"] == 1.0 and by["keyword-only"].vs_baseline == {}
+    worse, same = by["planted-worse"].vs_baseline["R@5"], by["identical"].vs_baseline["R@5"]
+    assert worse.n == 22 and worse.delta == pytest.approx(-0.5) and worse.ci_high < 0 and worse.significant
+    assert same.ci_low <= 0 <= same.ci_high and not same.significant
+    even = by["planted-worse"].by_class["category"]["even"].vs_baseline["R@5"]
+    assert (
+        even.delta == -1.0 and by["planted-worse"].by_class["category"]["odd"].vs_baseline["R@5"].delta == 0.0
+    )
+    assert "| jsonl | planted-worse | 22 |" in stdout and "-50.0 [" in stdout and "]*" in stdout
+    # per-question results: ids and metrics, no memory text
+    mine = [q for q in report.questions if q.system == "planted-worse"]
+    assert (
+        len(mine) == 22
+        and mine[0].gold == ["m0"]
+        and "m0" not in mine[0].ranked
+        and mine[0].metrics["R@5"] == 0.0
+    )
+    assert "badge opens door" not in out.read_text()
+
+    # compare: against itself nothing regresses; against a run where default lost half its hits it fails
+    assert cli.main(["compare", str(out), str(out), "--fail-on", "default:R@5"]) == 0
+    worse_run = report.model_copy(deep=True)
+    for q in worse_run.questions:
+        if q.system == "default (settings)" and int(q.id[1:]) % 2 == 0:
+            q.ranked, q.metrics = [], {k: 0.0 for k in q.metrics}
+    new = tmp_path / "new.json"
+    new.write_text(worse_run.model_dump_json())
+    capsys.readouterr()
+    assert cli.main(["compare", str(out), str(new), "--fail-on", "default:R@5"]) == 1
+    text = capsys.readouterr().out
+    assert (
+        "11 questions whose R@5 fell" in text
+        and "| jsonl | q0 | Which door does the kestrel badge open? |" in text
+    )
+    assert "significant regressions" in text and "default (settings)" in text
+    assert cli.main(["compare", str(out), str(new), "--fail-on", "identical:R@5"]) == 0
+    assert cli.main(["compare", str(out), str(new), "--fail-on", "nosuch:R@5"]) == 2
