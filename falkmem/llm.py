@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential, wait_random
 
 from .errors import ConfigError, ExtractionError
 
@@ -61,9 +61,13 @@ def describe(exc: BaseException, invalid: str) -> str:
 class JsonChat:
     """Asks an OpenAI-compatible chat endpoint for a JSON object, with bounded retries.
 
-    Retried: connection errors, HTTP 408/409/429/5xx and invalid output; other errors fail at
-    once. Every failure becomes an ``ExtractionError`` naming ``task`` and the error class,
-    never the prompt.
+    The key and the endpoint resolve as the OpenAI SDK resolves them (``api_key``/``base_url``,
+    else ``OPENAI_API_KEY``/``OPENAI_BASE_URL``). Transport failures are retried by the SDK
+    itself, ``max_retries`` times: connection errors and HTTP 408/409/429/5xx, with its
+    exponential backoff, honouring ``Retry-After`` and ``x-should-retry``. Invalid output (not a
+    JSON object) is retried here, ``max_retries`` times, with the ``backoff_*`` waits. Other
+    errors fail at once. Every failure becomes an ``ExtractionError`` naming ``task``, the
+    error class and the number of requests sent, never the prompt.
     """
 
     def __init__(
@@ -94,6 +98,10 @@ class JsonChat:
         self._api_key = api_key
         self._client: OpenAI | None = None
         self._lock = threading.Lock()
+        self._sent = threading.local()  # requests sent by this thread's current ask()
+
+    def _count_request(self, request: Any) -> None:
+        self._sent.n = getattr(self._sent, "n", 0) + 1
 
     def _get_client(self) -> OpenAI:
         with self._lock:
@@ -104,7 +112,11 @@ class JsonChat:
                     raise ConfigError(f"{self.task} needs the openai package: pip install openai") from exc
                 try:
                     self._client = openai.OpenAI(
-                        api_key=self._api_key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
+                        api_key=self._api_key,
+                        base_url=self.base_url,
+                        timeout=self.timeout_s,
+                        max_retries=self.max_retries,
+                        http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._count_request]}),
                     )
                 except openai.OpenAIError:
                     raise ConfigError(
@@ -118,16 +130,8 @@ class JsonChat:
         Raises:
             ExtractionError: the endpoint failed, or kept answering invalid output.
         """
-        import openai
-
         client = self._get_client()
-
-        def retryable(exc: BaseException) -> bool:
-            if isinstance(exc, InvalidOutput | openai.APIConnectionError):
-                return True
-            if isinstance(exc, openai.APIStatusError):
-                return exc.status_code in (408, 409, 429) or exc.status_code >= 500
-            return False
+        self._sent.n = 0
 
         def attempt() -> T:
             extra: dict[str, Any] = {}
@@ -147,13 +151,13 @@ class JsonChat:
             stop=stop_after_attempt(self.max_retries + 1),
             wait=wait_exponential(multiplier=self.backoff_initial_s, max=self.backoff_max_s)
             + wait_random(0, self.backoff_initial_s),
-            retry=retry_if_exception(retryable),
+            retry=retry_if_exception_type(InvalidOutput),  # the SDK retries the transport
             reraise=True,
         )
         try:
             return retrying(attempt)
         except Exception as exc:  # every failure becomes an ExtractionError
-            attempts = retrying.statistics.get("attempt_number", 1)
+            attempts = max(getattr(self._sent, "n", 0), 1)
             raise ExtractionError(
                 f"{self.task} with model {self.model!r} failed after {attempts} attempt(s): "
                 f"{describe(exc, invalid)}"

@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     openai_base_url: str | None = None
     """OpenAI-compatible endpoint for the OpenAI embedder / extractor."""
     openai_api_key: SecretStr | None = None
-    """API key for the OpenAI-compatible endpoint."""
+    """API key for the OpenAI-compatible endpoint (None: the OpenAI SDK reads ``OPENAI_API_KEY``)."""
 
     ef_runtime: int = Field(default=100, ge=10, le=1000)
     """HNSW efRuntime of each tenant's vector index (fixed at index creation)."""

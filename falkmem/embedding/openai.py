@@ -1,27 +1,27 @@
-"""Embeddings from OpenAI or any OpenAI-compatible endpoint, batched and retried."""
+"""Embeddings from OpenAI or any OpenAI-compatible endpoint, batched; retries are the SDK's own."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from tenacity import retry, retry_if_exception, stop_after_attempt, wait_random_exponential
-
 from ..errors import ConfigError, EmbeddingError
 
 _DIMENSIONS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
 
 
-def _retryable(exc: BaseException) -> bool:
-    import openai
-
-    if isinstance(exc, (openai.APIConnectionError, openai.RateLimitError, openai.APITimeoutError)):
-        return True
-    return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
-
-
 class OpenAIEmbedder:
-    """``text-embedding-3-small`` by default; ``base_url`` for any compatible server."""
+    """``text-embedding-3-small`` by default; ``base_url`` for any compatible server.
+
+    The key and the endpoint resolve as the OpenAI SDK resolves them: ``api_key``/``base_url``
+    when given, else ``OPENAI_API_KEY``/``OPENAI_BASE_URL``. Retries are the SDK's: connection
+    errors, HTTP 408/409/429 and 5xx, with exponential backoff, honouring ``Retry-After`` and
+    ``x-should-retry``; ``max_attempts`` counts every request of one batch.
+
+    Raises:
+        ConfigError: no API key anywhere (a server that needs none takes any value), or an
+            unknown model without ``dimension``.
+    """
 
     def __init__(
         self,
@@ -41,13 +41,20 @@ class OpenAIEmbedder:
         dim = dimension or _DIMENSIONS.get(model)
         if dim is None:
             raise ConfigError(f"give dimension= for the embedding model {model!r}")
+        if max_attempts < 1:
+            raise ConfigError("the OpenAI embedder: max_attempts must be at least 1")
         self._model = model
         self._dimension = dim
         self._batch_size = batch_size
-        self._max_attempts = max_attempts
-        self._client: Any = openai.OpenAI(
-            base_url=base_url, api_key=api_key or "unset", timeout=timeout_s, max_retries=0
-        )
+        try:
+            self._client: Any = openai.OpenAI(
+                base_url=base_url, api_key=api_key, timeout=timeout_s, max_retries=max_attempts - 1
+            )
+        except openai.OpenAIError:
+            raise ConfigError(
+                "the OpenAI embedder has no API key: set FALKMEM_OPENAI_API_KEY or OPENAI_API_KEY"
+                " (any value for a server that needs none)"
+            ) from None
 
     @property
     def name(self) -> str:
@@ -64,21 +71,14 @@ class OpenAIEmbedder:
         return out
 
     def _batch(self, texts: list[str]) -> list[list[float]]:
-        @retry(
-            retry=retry_if_exception(_retryable),
-            stop=stop_after_attempt(self._max_attempts),
-            wait=wait_random_exponential(multiplier=0.5, max=8),
-            reraise=True,
-        )
-        def call() -> list[list[float]]:
-            resp = self._client.embeddings.create(model=self._model, input=texts)
-            items = sorted(resp.data, key=lambda d: d.index)
-            return [list(d.embedding) for d in items]
-
         try:
-            return call()
+            resp = self._client.embeddings.create(model=self._model, input=texts)
         except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            where = f" HTTP {status}" if status is not None else ""
             raise EmbeddingError(
-                f"the embedding endpoint failed for model {self._model!r} ({type(exc).__name__});"
+                f"the embedding endpoint failed for model {self._model!r} ({type(exc).__name__}{where});"
                 " check FALKMEM_OPENAI_BASE_URL and FALKMEM_OPENAI_API_KEY"
             ) from exc
+        items = sorted(resp.data, key=lambda d: d.index)
+        return [list(d.embedding) for d in items]

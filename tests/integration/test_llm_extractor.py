@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -45,11 +46,16 @@ HELIOS = completion(
 
 
 class FakeOpenAI:
-    """Serves POST /v1/chat/completions from a script of replies; records every request body."""
+    """Serves POST /v1/chat/completions from a script of replies; records every request body,
+    its Authorization header and its arrival time. ``error_headers`` go with every non-200
+    reply (by default a 10 ms ``retry-after-ms``, so the client's own backoff stays short)."""
 
     def __init__(self) -> None:
         self.script: list[Reply] = []
         self.requests: list[dict[str, Any]] = []
+        self.auth: list[str | None] = []
+        self.times: list[float] = []
+        self.error_headers: dict[str, str] = {"retry-after-ms": "10"}
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -59,9 +65,13 @@ class FakeOpenAI:
                     status, payload = 404, '{"error": {"message": "not found"}}'
                 else:
                     fake.requests.append(json.loads(body))
+                    fake.auth.append(self.headers.get("Authorization"))
+                    fake.times.append(time.monotonic())
                     status, payload = fake.script.pop(0) if len(fake.script) > 1 else fake.script[0]
                 data = payload.encode()
                 self.send_response(status)
+                for name, value in (fake.error_headers if status != 200 else {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
