@@ -1,5 +1,6 @@
 """``python -m benchmarks run ...``: load a dataset, run the sweep, print the table, write JSON and PNG;
-``python -m benchmarks compare OLD.json NEW.json``: two runs question by question (see compare.py).
+``python -m benchmarks compare OLD.json NEW.json``: two runs question by question (see compare.py);
+``python -m benchmarks table REPORT.json``: the markdown tables of a report again.
 
 Exit codes of ``run``: 0 done, 2 the dataset is missing or malformed (the message names the path)
 or an option is invalid, 1 any other failure.
@@ -41,7 +42,7 @@ def _clients(text: str) -> tuple[int, ...]:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line (subcommands ``run`` and ``compare``)."""
+    """The command line (subcommands ``run``, ``compare`` and ``table``)."""
     p = argparse.ArgumentParser(
         prog="python -m benchmarks", description=__doc__.splitlines()[0] if __doc__ else ""
     )
@@ -84,6 +85,8 @@ def parser() -> argparse.ArgumentParser:
                    help="system the others are compared with (paired deltas, CIs); default vector-only")  # fmt: skip
     r.add_argument("--no-progress", action="store_true", help="no progress bars")
     compare.add_parser(sub)
+    t = sub.add_parser("table", help="print the markdown tables of a JSON report (e.g. for RESULTS.md)")
+    t.add_argument("report", type=Path)
     return p
 
 
@@ -92,6 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "compare":
         return compare.main(args)
+    if args.command == "table":
+        try:
+            sys.stdout.write(render(compare.load(args.report, questions=False)))
+        except compare.CompareError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        return 0
     try:
         ds = datasets.load(args.dataset, size=args.size, seed=args.seed, questions=args.questions,
                            data_dir=args.data_dir, file=args.file, tenants=args.tenants)  # fmt: skip

@@ -53,13 +53,13 @@ class SystemDiff:
     won: list[tuple[QuestionResult, QuestionResult]]
 
 
-def load(path: Path) -> BenchReport:
-    """A report with per-question results."""
+def load(path: Path, *, questions: bool = True) -> BenchReport:
+    """A report (with per-question results unless ``questions`` is False)."""
     try:
         report = BenchReport.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, json.JSONDecodeError, ValidationError) as exc:
         raise CompareError(f"{path}: not a benchmark report ({str(exc).splitlines()[0]})") from None
-    if not report.questions:
+    if questions and not report.questions:
         raise CompareError(f"{path}: no per-question results (report schema {report.schema_version}); "
                            "run it again with this version of the harness")  # fmt: skip
     return report

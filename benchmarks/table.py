@@ -75,6 +75,16 @@ def stages_table(systems: Sequence[SystemResult]) -> str:
     return _table(head, rows)
 
 
+def throughput_table(report: BenchReport) -> str:
+    """Queries per second with N concurrent clients (only when measured)."""
+    return "\n".join([
+        "### Throughput", "",
+        _table(["tenant", "system", "clients", "queries", "qps", "p50 ms", "p95 ms"],
+               [[t.tenant, t.system, t.clients, t.queries, f"{t.qps:.1f}", f"{t.latency_ms['p50']:.1f}",
+                 f"{t.latency_ms['p95']:.1f}"] for t in report.throughput]),
+    ])  # fmt: skip
+
+
 def render(report: BenchReport) -> str:
     """The whole markdown summary printed at the end of a run."""
     parts = [
@@ -126,33 +136,17 @@ def render(report: BenchReport) -> str:
                     i.memories,
                     f"{i.seconds:.1f}",
                     f"{i.rate_per_s:.1f}",
-                    f"{i.embed_floor_rate_per_s:.1f}",
-                    f"{i.share_of_floor:.2f}",
+                    f"{i.embed_floor_rate_per_s:.1f}" if i.embed_floor_sample else "–",
+                    f"{i.share_of_floor:.2f}" if i.embed_floor_sample else "–",
                     "–" if i.used_memory_delta is None else f"{i.used_memory_delta / 2**20:.1f}",
                     "–" if i.bytes_per_memory is None else f"{i.bytes_per_memory:.0f}",
                 ]
                 for i in report.ingest
             ],
         ),
-        "",
-        "### Throughput",
-        "",
-        _table(
-            ["tenant", "system", "clients", "queries", "qps", "p50 ms", "p95 ms"],
-            [
-                [
-                    t.tenant,
-                    t.system,
-                    t.clients,
-                    t.queries,
-                    f"{t.qps:.1f}",
-                    f"{t.latency_ms['p50']:.1f}",
-                    f"{t.latency_ms['p95']:.1f}",
-                ]
-                for t in report.throughput
-            ],
-        ),
     ]
+    if report.throughput:
+        parts += ["", throughput_table(report)]
     if report.notes:
         parts += ["", "Notes:", *(f"- {n}" for n in report.notes)]
     return "\n".join(parts) + "\n"

@@ -67,3 +67,10 @@ def test_compare_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def _write_json(path: Path, obj: object) -> str:
     path.write_text(json.dumps(obj))
     return str(path)
+
+
+def test_table_prints_a_report_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "a.json", _report({"vector-only": [1.0] * 20}))
+    assert main(["table", path]) == 0
+    assert "## falkmem benchmark: d" in capsys.readouterr().out
+    assert main(["table", str(tmp_path / "missing.json")]) == 2
