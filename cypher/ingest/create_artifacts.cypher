@@ -13,6 +13,8 @@
 // superseded, invalid from r.valid_at) and, when a newer `nxt` exists, is itself stored
 // superseded by `nxt` (told late: history stays in time order).
 // The caller sends at most one row per key per query.
+// REFERENCES.head is true when the entity is named in the memory's head (its title line or first
+// sentence): what the memory is about. The graph channel weighs such links more.
 UNWIND $rows AS r
 CALL {
   WITH r
@@ -58,7 +60,7 @@ FOREACH (e IN r.entities |
   ON CREATE SET n.name = e.name, n.type = e.type, n.mentions = 0, n.aliases = [], n.created_at = $now
   SET n.mentions = n.mentions + 1,
       n.aliases = CASE WHEN e.name = n.name OR e.name IN n.aliases THEN n.aliases ELSE n.aliases + [e.name] END
-  CREATE (a)-[:REFERENCES]->(n))
+  CREATE (a)-[:REFERENCES {head: coalesce(e.head, false)}]->(n))
 FOREACH (t IN r.triples |
   MERGE (s:Entity {key: t.subject})
   ON CREATE SET s.name = t.subject_name, s.type = 'other', s.mentions = 0, s.aliases = [], s.created_at = $now

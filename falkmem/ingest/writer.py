@@ -11,6 +11,7 @@ from typing import Any, Protocol, cast
 from ..embedding.base import Embedder, embed_checked
 from ..errors import DimensionMismatch, InputError
 from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, rounds
+from ..extraction.head import head_text, in_head
 from ..extraction.keys import canonical_key, normalize_relation
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword.tokens import tokenize
@@ -67,6 +68,7 @@ def given_extraction(p: Prepared) -> Extraction:
 
 def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str) -> dict[str, Any]:
     names = {e.key: e.name for e in ex.entities}
+    head = head_text(p.text)
     return {
         "id": p.id,
         "text": p.text,
@@ -84,7 +86,9 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
         "meta_kv": metadata_pairs(p.metadata),  # what metadata filters match (retrieval/filters.py)
         "attribution": attribution,
         "n_tokens": len(tokenize(p.text)) + len(tokenize(attribution)),
-        "entities": [{"key": e.key, "name": e.name, "type": e.type} for e in ex.entities],
+        "entities": [
+            {"key": e.key, "name": e.name, "type": e.type, "head": in_head(e, head)} for e in ex.entities
+        ],
         "triples": [
             {
                 "subject": t.subject,
