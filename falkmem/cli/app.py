@@ -75,11 +75,12 @@ def cli(ctx: click.Context, url: str | None, path: Path | None, debug: bool) -> 
 
 def _register() -> None:
     from .doctor import doctor
+    from .memories import forget, history, list_, maintain
     from .query import context, explain, search
     from .records import add
     from .tenants import tenants
 
-    for command in (tenants, add, search, context, explain, doctor):
+    for command in (tenants, add, search, context, explain, list_, forget, history, maintain, doctor):
         cli.add_command(command)
 
 

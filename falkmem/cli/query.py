@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from .filters import filter_options
 from .output import emit_json, emit_nl, json_option, nl_option, pairs, state, table
 
 ROUTES = click.Choice(["auto", "vector", "hybrid"])
@@ -24,14 +25,15 @@ def _hit_rows(hits: Any) -> list[dict[str, Any]]:
 @click.argument("query_text", metavar="QUERY")
 @click.option("--k", type=int, default=10, show_default=True, help="How many memories.")
 @click.option("--route", type=ROUTES, default=None, help="Force a route (default: the router decides).")
+@filter_options
 @json_option
 @nl_option
 @click.pass_context
 def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: str | None,
-           as_json: bool, as_nl: bool) -> None:  # fmt: skip
+           filters: dict[str, Any], as_json: bool, as_nl: bool) -> None:  # fmt: skip
     """Search a tenant: the K most relevant memories, best first."""
     tenant = state(ctx).memory().tenant(tenant_id)
-    kwargs: dict[str, Any] = {"k": k}
+    kwargs: dict[str, Any] = {"k": k, **filters}
     if route is not None:
         kwargs["route"] = route
     result = tenant.search(query_text, **kwargs)
@@ -54,12 +56,14 @@ def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: s
 @click.option(
     "--budget", type=click.IntRange(min=1), default=None, help="Token budget (default from settings)."
 )
+@filter_options
 @json_option
 @click.pass_context
-def context(ctx: click.Context, tenant_id: str, query_text: str, budget: int | None, as_json: bool) -> None:
+def context(ctx: click.Context, tenant_id: str, query_text: str, budget: int | None,
+            filters: dict[str, Any], as_json: bool) -> None:  # fmt: skip
     """Print prompt-ready context for a query, packed into a token budget with provenance."""
     tenant = state(ctx).memory().tenant(tenant_id)
-    result = tenant.context(query_text, budget_tokens=budget)
+    result = tenant.context(query_text, budget_tokens=budget, **filters)
     if as_json:
         emit_json(result)
     else:
@@ -72,12 +76,14 @@ def context(ctx: click.Context, tenant_id: str, query_text: str, budget: int | N
 @click.argument("tenant_id", metavar="TENANT")
 @click.argument("query_text", metavar="QUERY")
 @click.option("--k", type=int, default=10, show_default=True, help="How many memories.")
+@filter_options
 @json_option
 @click.pass_context
-def explain(ctx: click.Context, tenant_id: str, query_text: str, k: int, as_json: bool) -> None:
+def explain(ctx: click.Context, tenant_id: str, query_text: str, k: int, filters: dict[str, Any],
+            as_json: bool) -> None:  # fmt: skip
     """Explain a search: the router's plan, each channel's candidates, fusion, rerank, timings."""
     tenant = state(ctx).memory().tenant(tenant_id)
-    result = tenant.explain(query_text, k=k)
+    result = tenant.explain(query_text, k=k, **filters)
     if as_json:
         emit_json(result)
         return

@@ -126,8 +126,17 @@ def test_filters_on_context_and_explain_and_hybrid_graph_channel(people: Tenant)
 
 
 def test_filters_compose_with_as_of(tenant: Tenant) -> None:
-    tenant.add("UA 837 arrives at 10:05.", id="v1", key="ua837", kind="fact", session="ops", at="2026-03-03T08:00Z")
-    tenant.add("UA 837 now arrives at 11:40.", id="v2", key="ua837", kind="fact", session="ops", at="2026-03-03T09:00Z")
+    tenant.add(
+        "UA 837 arrives at 10:05.", id="v1", key="ua837", kind="fact", session="ops", at="2026-03-03T08:00Z"
+    )
+    tenant.add(
+        "UA 837 now arrives at 11:40.",
+        id="v2",
+        key="ua837",
+        kind="fact",
+        session="ops",
+        at="2026-03-03T09:00Z",
+    )
     tenant.add("UA 837 arrives at gate B.", id="o1", kind="fact", session="other", at="2026-03-03T08:00Z")
     then = tenant.search("UA 837 arrival", as_of="2026-03-03T08:30Z", session="ops", k=5)
     assert then.ids == ["v1"]
@@ -218,7 +227,13 @@ def test_one_percent_filter_recall_when_the_knn_fetch_grows(
         exact = _exact(embedder, t, rare, q, 10)
         [qv] = embedder.embed([q])
         got = vector_search(
-            eng.store.executor, t.graph, qv, k=10, fetch_k=50, filters=Filters(sessions=("rare",)), exact_max=0
+            eng.store.executor,
+            t.graph,
+            qv,
+            k=10,
+            fetch_k=50,
+            filters=Filters(sessions=("rare",)),
+            exact_max=0,
         )
         assert len(got) == 10
         recalls.append(len({a["id"] for a, _ in got} & set(exact)) / 10)
