@@ -14,6 +14,7 @@ from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, ro
 from ..extraction.head import head_text, in_head
 from ..extraction.keys import canonical_key, normalize_relation
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
+from ..keyword import stats as term_stats
 from ..keyword.tokens import tokenize
 from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query
@@ -189,6 +190,7 @@ def _create(
     for attempt in range(2):
         try:
             out = executor.run(graph, query("ingest/create_artifacts"), {"rows": rows, "now": now})
+            term_stats.bump(executor, graph)  # the keyword channel's cached counts are stale now
             return [str(i) for i in (out[0]["ids"] if out else [])]
         except ConstraintViolation:
             # A concurrent writer (or a retried call) created some of these ids: skip them.

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from ..errors import InputError
 
-__all__ = ["bm25_idf", "bm25_scores"]
+__all__ = ["bm25_idf", "bm25_scores", "bm25_scores_from_counts"]
 
 
 def bm25_idf(df: int, n_docs: int) -> float:
@@ -74,30 +74,59 @@ def bm25_scores(
         >>> s["a"] > s["b"] == 0.0
         True
     """
+    terms = list(dict.fromkeys(query_terms))
+    wanted = set(terms)
+    counts: list[tuple[str, dict[str, int], int]] = []
+    for doc_id, tokens in docs:
+        tf: dict[str, int] = {}
+        for token in tokens:
+            if token in wanted:
+                tf[token] = tf.get(token, 0) + 1
+        counts.append((doc_id, tf, len(tokens)))
+    return bm25_scores_from_counts(terms, counts, df=df, n_docs=n_docs, avgdl=avgdl, k1=k1, b=b)
+
+
+def bm25_scores_from_counts(
+    query_terms: Sequence[str],
+    docs: Sequence[tuple[str, Mapping[str, int], int]],
+    *,
+    df: Mapping[str, int],
+    n_docs: int,
+    avgdl: float,
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> dict[str, float]:
+    """:func:`bm25_scores` on documents given as ``(id, {term: frequency}, length)``.
+
+    The keyword channel counts only the query's terms in each candidate (see
+    ``keyword.stem.stem_counts``) instead of building every candidate's token list twice.
+    Terms missing from a document's counts occur 0 times; the same repairs and errors apply.
+
+    Example:
+        >>> s = bm25_scores_from_counts(["helios"], [("a", {"helios": 1}, 2), ("b", {}, 1)],
+        ...                             df={"helios": 1}, n_docs=2, avgdl=1.5)
+        >>> s["a"] > s["b"] == 0.0
+        True
+    """
     if not (k1 >= 0.0 and math.isfinite(k1)):
         raise InputError("k1", "must be a finite number >= 0")
     if not (0.0 <= b <= 1.0):
         raise InputError("b", "must be between 0 and 1")
     terms = list(dict.fromkeys(query_terms))
-    counts: list[tuple[str, dict[str, int], int]] = []
     local_df: dict[str, int] = dict.fromkeys(terms, 0)
-    for doc_id, tokens in docs:
-        tf: dict[str, int] = {}
-        for token in tokens:
-            if token in local_df:
-                tf[token] = tf.get(token, 0) + 1
-        for term in tf:
-            local_df[term] += 1
-        counts.append((doc_id, tf, len(tokens)))
+    for _, tf, _ in docs:
+        for term in terms:
+            if tf.get(term, 0) > 0:
+                local_df[term] += 1
 
     n = max(n_docs, len(docs))
     if not (avgdl > 0.0 and math.isfinite(avgdl)):
-        total = sum(length for _, _, length in counts)
-        avgdl = total / len(counts) if counts and total > 0 else 1.0
+        total = sum(length for _, _, length in docs)
+        avgdl = total / len(docs) if docs and total > 0 else 1.0
     idf = {t: bm25_idf(max(df.get(t, 0), local_df[t]), n) for t in terms}
 
     scores: dict[str, float] = {}
-    for doc_id, tf, length in counts:
+    for doc_id, tf, length in docs:
         norm = k1 * (1.0 - b + b * length / avgdl)
         score = 0.0
         for term in terms:  # fixed term order: the float sum is the same on every run

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import Stemmer
 
-__all__ = ["stem", "stem_all"]
+__all__ = ["stem", "stem_all", "stem_counts"]
 
 _local = threading.local()
+_memo: dict[str, str] = {}
+_MEMO_MAX = 200_000  # distinct words remembered; past it the memo starts over
 
 
 def _stemmer() -> Stemmer.Stemmer:
@@ -36,5 +38,37 @@ def stem_all(tokens: Sequence[str]) -> list[str]:
 
 
 def stem(token: str) -> str:
-    """The Snowball English stem of one token (``stem("announced") == "announc"``)."""
-    return str(_stemmer().stemWord(token))
+    """The Snowball English stem of one token (``stem("announced") == "announc"``).
+
+    Memoised per process (a dict lookup once a word was seen): the keyword channel stems
+    every word of every candidate it ranks.
+    """
+    got = _memo.get(token)
+    if got is None:
+        if len(_memo) >= _MEMO_MAX:
+            _memo.clear()
+        got = _memo[token] = str(_stemmer().stemWord(token))
+    return got
+
+
+def stem_counts(tokens: Iterable[str], wanted: Collection[str]) -> dict[str, int]:
+    """How often each stem in ``wanted`` occurs among the stems of ``tokens``.
+
+    Only tokens that start like a wanted stem are stemmed: Snowball English rewrites endings
+    only, so a word and its stem share their first character.
+
+    Example:
+        >>> stem_counts(["two", "companies", "and", "a", "company"], {"compani", "merger"})
+        {'compani': 2}
+    """
+    firsts = {w[:1] for w in wanted}
+    memo = _memo
+    out: dict[str, int] = {}
+    for token in tokens:
+        if token[:1] in firsts:
+            s = memo.get(token)
+            if s is None:
+                s = stem(token)
+            if s in wanted:
+                out[s] = out.get(s, 0) + 1
+    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -14,6 +15,7 @@ __all__ = ["STOPWORDS", "query_terms", "tokenize"]
 # com); unlike RediSearch we also split on ``_``, so nothing but letters, digits and marks can
 # ever reach the query parser (``snake_case`` becomes ``snake`` + ``case``).
 _ASCII_TOKEN = re.compile(r"[a-z0-9]+")
+_ALNUM_TOKEN = re.compile(r"[^\W_]+")  # ``[^\W_]`` matches exactly what ``str.isalnum`` accepts
 
 STOPWORDS: frozenset[str] = frozenset(
     """
@@ -55,17 +57,26 @@ def tokenize(text: str) -> list[str]:
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
     if folded.isascii():
         return _ASCII_TOKEN.findall(folded)
-    tokens: list[str] = []
-    current: list[str] = []
-    for ch in folded:
-        if ch.isalnum() or (current and unicodedata.category(ch).startswith("M")):
-            current.append(ch)
-        elif current:
-            tokens.append("".join(current))
-            current = []
-    if current:
-        tokens.append("".join(current))
-    return tokens
+    if not any(unicodedata.category(ch)[0] == "M" for ch in set(folded) if not ch.isascii()):
+        return _ALNUM_TOKEN.findall(folded)  # no combining mark: letters and digits only
+    return _unicode_token().findall(folded)
+
+
+@functools.cache
+def _unicode_token() -> re.Pattern[str]:
+    r"""A letter or digit (``[^\W_]`` is exactly ``str.isalnum``), then letters, digits and
+    combining marks. ``re`` has no ``\p{M}``: the marks are listed from the Unicode database of
+    this Python, once (planes 0, 1 and 14 hold every one of them)."""
+    ranges: list[tuple[int, int]] = []
+    for lo, hi in ((0, 0x20000), (0xE0000, 0xF0000)):
+        for cp in range(lo, hi):
+            if unicodedata.category(chr(cp))[0] == "M":
+                if ranges and ranges[-1][1] == cp - 1:
+                    ranges[-1] = (ranges[-1][0], cp)
+                else:
+                    ranges.append((cp, cp))
+    marks = "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+    return re.compile(f"[^\\W_](?:[^\\W_]|[{marks}])*")
 
 
 def _keep(token: str) -> bool:

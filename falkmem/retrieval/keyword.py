@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..keyword.bm25 import bm25_scores
-from ..keyword.stem import stem_all
+from ..keyword import stats as term_stats
+from ..keyword.bm25 import bm25_scores_from_counts
+from ..keyword.stem import stem_all, stem_counts
 from ..keyword.tokens import query_terms, tokenize
 from ..storage.cypher import query
 from ..storage.executor import Executor
 from .filters import Filters
+
+clear_term_stats = term_stats.clear
 
 
 def keyword_search(
@@ -27,46 +30,70 @@ def keyword_search(
 ) -> list[tuple[dict[str, Any], float]]:
     """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first.
 
-    User text is sanitised into alphanumeric OR-terms (the full-text syntax is live: ``-``,
-    ``@``, ``*``, quotes and parentheses change the meaning or fail); very common words are
-    dropped. The engine's own score (coarse TF-IDF without length normalisation) only picks
-    the candidates; BM25 with the tenant's document frequencies ranks them. Each artifact is
-    indexed with its attribution (speaker, user), so questions that name people match.
+    User text is sanitised into alphanumeric terms (the full-text syntax is live: ``-``,
+    ``@``, ``*``, quotes and parentheses change the meaning or fail). A term in more than
+    ``max(common_min_df, common_fraction * N)`` memories is dropped unless every term is that
+    common. The engine's own score (coarse TF-IDF without length normalisation) only picks up
+    to ``candidates`` candidates per term; BM25 with the tenant's document frequencies ranks
+    them, on Snowball stems like the index's. Each artifact is indexed with its attribution
+    (speaker, user), so questions that name people match.
+
+    One round trip counts the terms whose frequency is not cached, cuts and fetches the
+    candidates (id, text, attribution); a second fetches the rows of the ``k`` winners. The
+    counts are cached per tenant (``falkmem/keyword/stats.py``); when another process wrote
+    since they were counted, the query is run again with every term counted.
     """
     wanted = query_terms(text)
     if not wanted:  # nothing searchable: only stopwords, punctuation or query syntax
         return []
-    stats = executor.run(graph, query("retrieve/term_stats"), {"terms": wanted})
-    df_raw = {str(r["term"]): int(r["df"]) for r in stats}
-    n_docs = int(stats[0]["n_docs"]) if stats else 0
-    present = [t for t in wanted if df_raw.get(t, 0) > 0]
-    if not present:
+    fixed = {
+        "per_term": candidates, "min_df": common_min_df, "common_fraction": common_fraction,
+        "max_terms": max_terms, "as_of": as_of, **(filters or Filters()).params(),
+    }  # fmt: skip
+    gen, snapshot, known = term_stats.lookup(executor, graph, wanted)
+    out = _search(executor, graph, wanted, known, fixed)
+    if out is None:
         return []
-    # Very common terms cost the most (full-text cost is linear in matches) and rank nothing:
-    # keep them only when nothing rarer is left. The cut has an absolute floor: on a small
-    # tenant a name in 2 of 3 memories is what the question is about, and cheap to match.
-    common = max(common_min_df, common_fraction * n_docs)
-    rare = [t for t in present if df_raw[t] <= common]
-    kept = (rare or sorted(present, key=lambda t: df_raw[t])[:1])[:max_terms]
-    rows = executor.run(
-        graph, query("retrieve/keyword_search"),
-        {"terms": kept, "per_term": candidates, "as_of": as_of, **(filters or Filters()).params()},
-    )  # fmt: skip
-    if not rows:
+    if (
+        known
+        and snapshot is not None
+        and (out["n_docs"], out["n_tokens"]) != (snapshot.n_docs, snapshot.n_tokens)
+    ):
+        # Another process wrote since the cached counts were taken: count everything afresh.
+        known = {}
+        out = _search(executor, graph, wanted, known, fixed)
+        if out is None:
+            return []
+    n_docs, n_tokens = int(out["n_docs"]), float(out["n_tokens"])
+    df_all = {str(s["term"]): int(s["df"]) for s in out["stats"]}
+    term_stats.store(executor, graph, gen, term_stats.TermStats(n_docs, n_tokens), df_all)
+    kept = [str(t) for t in out["kept"]]
+    found = out["candidates"] or []
+    if not kept or not found:
         return []
     # The index stems both sides (Snowball English); so does BM25 here, or it would score the
     # index's own matches ("companies" for "company") 0.
     kept_stems = stem_all(kept)
-    df = dict(zip(kept_stems, (df_raw[t] for t in kept), strict=True))
-    avgdl = (float(stats[0]["n_tokens"]) / n_docs) if stats and n_docs else 0.0
-    docs = [
-        (
-            str(r["a"]["id"]),
-            stem_all(tokenize(f"{r['a'].get('text') or ''} {r['a'].get('attribution') or ''}")),
-        )
-        for r in rows
-    ]
-    scores = bm25_scores(kept_stems, docs, df=df, n_docs=max(n_docs, len(rows)), avgdl=avgdl)
+    df = dict(zip(kept_stems, (df_all[t] for t in kept), strict=True))
+    wanted_stems = set(kept_stems)
+    docs = []
+    for c in found:
+        tokens = tokenize(f"{c.get('text') or ''} {c.get('attribution') or ''}")
+        docs.append((str(c["id"]), stem_counts(tokens, wanted_stems), len(tokens)))
+    avgdl = n_tokens / n_docs if n_docs else 0.0
+    scores = bm25_scores_from_counts(kept_stems, docs, df=df, n_docs=max(n_docs, len(docs)), avgdl=avgdl)
+    ranked = [(i, s) for i, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0][:k]
+    if not ranked:
+        return []
+    rows = executor.run(graph, query("retrieve/get_artifacts"), {"ids": [i for i, _ in ranked]})
     by_id = {str(r["a"]["id"]): r["a"] for r in rows}
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    return [(by_id[i], s) for i, s in ranked[:k] if s > 0]
+    # An id missing here was erased between the two round trips.
+    return [(by_id[i], s) for i, s in ranked if i in by_id]
+
+
+def _search(
+    executor: Executor, graph: str, wanted: list[str], known: dict[str, int], fixed: dict[str, Any]
+) -> dict[str, Any] | None:
+    terms = [{"term": t, "df": known.get(t)} for t in wanted]
+    rows = executor.run(graph, query("retrieve/keyword_search"), {"terms": terms, **fixed})
+    return rows[0] if rows else None

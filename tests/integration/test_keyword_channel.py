@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from falkmem import Tenant
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from falkmem import Memory, Tenant
+from falkmem.keyword import stats as term_stats
 from falkmem.retrieval.keyword import keyword_search
 
 
@@ -111,3 +118,73 @@ def test_only_active_memories_unless_as_of(tenant: Tenant) -> None:
     assert {i for i, _ in _kw(tenant, "837 arrives", as_of=then)} == {"v1"}
     tenant.forget("v2")
     assert [i for i, _ in _kw(tenant, "837")] == ["x"]
+
+
+class _Counting:
+    """Wraps an executor's ``run`` to count the queries the keyword channel sends."""
+
+    def __init__(self, tenant: Tenant, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.names: list[str] = []
+        ex = tenant._engine.store.executor
+        real = ex.run
+
+        def run(graph: str, q: Any, params: Any = None, **kw: Any) -> Any:
+            self.names.append(q.name)
+            return real(graph, q, params, **kw)
+
+        monkeypatch.setattr(ex, "run", run)
+
+    def take(self) -> list[str]:
+        out, self.names = self.names, []
+        return out
+
+
+def test_counts_are_cached_per_tenant_and_dropped_by_writes(
+    tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tenant.add_many([{"id": "m1", "text": "Two companies announced a merger."}, {"id": "x", "text": "Tea."}])
+    ex, graph = tenant._engine.store.executor, tenant.graph
+    calls = _Counting(tenant, monkeypatch)
+    assert [i for i, _ in _kw(tenant, "merger talks")] == ["m1"]
+    # one round trip for counts + cut + candidates, one for the winners' rows
+    assert calls.take() == ["retrieve/keyword_search", "retrieve/get_artifacts"]
+    _, snap, known = term_stats.lookup(ex, graph, ["merger", "talks"])
+    assert snap is not None and snap.n_docs == 2 and known == {"merger": 1, "talks": 0}
+
+    tenant.add("The merger talks stalled.", id="m2")  # this process's write drops the counts
+    assert term_stats.lookup(ex, graph, ["merger"])[1] is None
+    calls.take()
+    assert [i for i, _ in _kw(tenant, "merger talks")] == ["m2", "m1"]
+    assert calls.take() == ["retrieve/keyword_search", "retrieve/get_artifacts"]
+    assert term_stats.lookup(ex, graph, ["merger", "talks"])[2] == {"merger": 2, "talks": 1}
+
+    tenant.forget("m2")
+    assert term_stats.lookup(ex, graph, ["merger"])[1] is None
+    assert [i for i, _ in _kw(tenant, "merger talks")] == ["m1"]
+    assert term_stats.lookup(ex, graph, ["merger", "talks"])[2] == {"merger": 1, "talks": 0}
+
+
+def test_a_write_by_another_process_is_seen(
+    tenant: Tenant, store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another Memory on the same store has its own executor: its writes bump nothing here,
+    # so the cached counts are caught by the (n_docs, n_tokens) snapshot the query returns.
+    tenant.add_many(
+        [{"id": f"d{i}", "text": f"Filler memory number {i} about merger rumours."} for i in range(3)]
+    )
+    tenant.add("Quarterly merger report.", id="r")
+    _kw(tenant, "merger report")
+    url = os.environ.get("FALKMEM_TEST_URL")
+    emb = tenant._engine.embedder
+    other = Memory(url=url, embedder=emb) if url else Memory(store_path, embedder=emb)
+    try:
+        other.tenant(tenant.id).add("The report on the merger was leaked.", id="leak")
+    finally:
+        other.close()
+    calls = _Counting(tenant, monkeypatch)
+    got = _kw(tenant, "merger report")
+    counted_again = ["retrieve/keyword_search", "retrieve/keyword_search", "retrieve/get_artifacts"]
+    assert calls.take() == counted_again
+    term_stats.clear()
+    assert got == _kw(tenant, "merger report")  # exactly what a cold query computes
+    assert {i for i, _ in got} == {"r", "leak", "d0", "d1", "d2"}

@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from falkmem.errors import InputError
 from falkmem.keyword import bm25_idf, bm25_scores
+from falkmem.keyword.bm25 import bm25_scores_from_counts
 
 
 def test_idf_is_lucene_formula_and_positive() -> None:
@@ -83,3 +86,23 @@ def test_bad_parameters_raise() -> None:
         bm25_scores(["x"], [], df={}, n_docs=0, avgdl=0.0, k1=-1.0)
     with pytest.raises(InputError):
         bm25_scores(["x"], [], df={}, n_docs=0, avgdl=0.0, b=1.5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from("abcdx"), max_size=12), max_size=6),
+    st.lists(st.sampled_from("abcz"), min_size=1, max_size=4),
+    st.integers(min_value=0, max_value=50),
+    st.floats(min_value=0.0, max_value=20.0),
+)
+def test_counts_give_the_same_scores_as_tokens(
+    token_lists: list[list[str]], query: list[str], n_docs: int, avgdl: float
+) -> None:
+    docs = [(f"d{i}", tokens) for i, tokens in enumerate(token_lists)]
+    counted = [
+        (i, {t: tokens.count(t) for t in set(query) if t in tokens}, len(tokens)) for i, tokens in docs
+    ]
+    df = {"a": 3, "b": 1}
+    assert bm25_scores_from_counts(query, counted, df=df, n_docs=n_docs, avgdl=avgdl) == bm25_scores(
+        query, docs, df=df, n_docs=n_docs, avgdl=avgdl
+    )

@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from falkmem.keyword import stem, stem_all
+from falkmem.keyword.stem import stem_counts
 
 
 @pytest.mark.parametrize(
@@ -57,3 +58,37 @@ def test_stemming_is_thread_safe() -> None:
 def test_docstring_examples_run() -> None:
     module = importlib.import_module("falkmem.keyword.stem")
     assert doctest.testmod(module).failed == 0
+
+
+def test_stem_counts_equal_counting_every_stem() -> None:
+    tokens = [
+        "two",
+        "companies",
+        "and",
+        "a",
+        "company",
+        "said",
+        "the",
+        "companies",
+        "were",
+        "running",
+        "runs",
+        "dying",
+        "dies",
+    ]
+    wanted = {"compani", "run", "die", "absent"}
+    naive: dict[str, int] = {}
+    for s in stem_all(tokens):
+        if s in wanted:
+            naive[s] = naive.get(s, 0) + 1
+    assert stem_counts(tokens, wanted) == naive == {"compani": 3, "run": 2, "die": 2}
+    assert stem_counts([], wanted) == {}
+    assert stem_counts(tokens, set()) == {}
+
+
+def test_a_word_and_its_stem_share_their_first_character() -> None:
+    # stem_counts skips words whose first character no wanted stem starts with; Snowball's
+    # exceptional forms are where that could break.
+    words = ["dying", "lying", "tying", "skies", "skis", "idly", "gently", "ugly", "early", "only",
+             "singly", "news", "howe", "atlas", "cosmos", "bias", "andes", "yelling", "ying", "über"]  # fmt: skip
+    assert all(stem(w)[:1] == w[:1] for w in words)

@@ -83,3 +83,44 @@ def test_query_terms_are_always_safe(text: str) -> None:
 @given(st.text(alphabet=st.sampled_from("ab1 .-@'\"()|*%~:_"), max_size=60))
 def test_query_terms_safe_on_syntax_heavy_text(text: str) -> None:
     assert set("".join(query_terms(text))) <= set("ab1")
+
+
+def _reference_tokenize(text: str) -> list[str]:
+    """The definition, one character at a time (tokenize does the same with regular expressions)."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    tokens: list[str] = []
+    current: list[str] = []
+    for ch in folded:
+        if ch.isalnum() or (current and unicodedata.category(ch).startswith("M")):
+            current.append(ch)
+        elif current:
+            tokens.append("".join(current))
+            current = []
+    if current:
+        tokens.append("".join(current))
+    return tokens
+
+
+def test_tokenize_keeps_every_combining_mark_of_this_unicode_database() -> None:
+    import sys
+    import unicodedata
+
+    marks = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c))[0] == "M"]
+    text = " ".join(f"a{m}b {m}x" for m in marks)  # after a letter: kept; alone: a separator
+    assert tokenize(text) == _reference_tokenize(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.characters(),
+            st.sampled_from("aé\u0301\u0915\u093f\u0130 _-.'1２①"),
+        ),
+        max_size=80,
+    )
+)
+def test_tokenize_matches_its_definition(text: str) -> None:
+    assert tokenize(text) == _reference_tokenize(text)
