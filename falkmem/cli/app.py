@@ -75,12 +75,13 @@ def cli(ctx: click.Context, url: str | None, path: Path | None, debug: bool) -> 
 
 def _register() -> None:
     from .doctor import doctor
+    from .mcp import mcp
     from .memories import forget, history, list_, maintain
     from .query import context, explain, search
     from .records import add
     from .tenants import tenants
 
-    for command in (tenants, add, search, context, explain, list_, forget, history, maintain, doctor):
+    for command in (tenants, add, search, context, explain, list_, forget, history, maintain, mcp, doctor):
         cli.add_command(command)
 
 

@@ -1,0 +1,136 @@
+"""``falkmem mcp`` driven by the official MCP SDK's own client: over stdio against a real
+``falkmem mcp`` subprocess on the embedded store (the test session's, so the test can check
+what was written), and in-process for the tenant-argument mode."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from falkmem import InputError, Memory, Tenant
+from falkmem.integrations.mcp import build_server
+
+MEMORIES = [
+    {"text": "Priya Chandran leads the Atlas team.", "session": "s1", "user": "dana", "key": "atlas-lead",
+     "metadata": {"source": "standup"}},
+    {"text": "The Helios launch moved to May 14.", "session": "s1", "user": "dana"},
+    {"text": "Omar prefers window seats on long flights.", "session": "s2", "user": "omar", "kind": "preference"},
+]  # fmt: skip
+
+
+def _text(result: Any) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def _server_params(store_path: Path, env: dict[str, str], *args: str) -> StdioServerParameters:
+    url = os.environ.get("FALKMEM_TEST_URL")
+    where = ["--url", url] if url else ["--path", str(store_path)]
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-c", "from falkmem.cli import main; main()", *where, "mcp", *args],
+        env={"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **env},
+    )
+
+
+def test_stdio_server_remember_recall_context_and_errors(
+    mem: Memory, tenant: Tenant, store_path: Path
+) -> None:
+    params = _server_params(store_path, {"FALKMEM_MCP_TENANT": tenant.id})
+
+    async def scenario() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with Client(params, read_timeout_seconds=300) as client:
+            tools = (await client.list_tools()).tools
+            out["tools"] = {t.name: t for t in tools}
+            out["ids"] = []
+            for m in MEMORIES:
+                r = await client.call_tool("remember", m)
+                assert not r.is_error, _text(r)
+                out["ids"].append(r.structured_content["id"])
+            out["recall"] = await client.call_tool("recall", {"query": "Who leads the Atlas team?", "k": 1})
+            out["filtered"] = await client.call_tool("recall", {"query": "flights", "k": 5, "user": "dana"})
+            out["context"] = await client.call_tool(
+                "context", {"query": "When does Helios launch and who leads Atlas?", "budget_tokens": 100}
+            )
+            out["history"] = await client.call_tool("history", {"key": "atlas-lead"})
+            out["bad_kind"] = await client.call_tool("remember", {"text": "Never stored.", "kind": "bogus"})
+            out["bad_k"] = await client.call_tool("recall", {"query": "Atlas", "k": 0})
+            out["bad_type"] = await client.call_tool("remember", {"text": 42})
+            out["bad_forget"] = await client.call_tool("forget", {})
+            out["forget"] = await client.call_tool("forget", {"session": "s2"})
+        return out
+
+    out = asyncio.run(scenario())
+    tools = out["tools"]
+    assert set(tools) == {"remember", "recall", "context", "forget", "history"}
+    remember = tools["remember"].input_schema
+    assert remember["required"] == ["text"]
+    assert {"text", "session", "user", "key", "metadata", "kind"} <= set(remember["properties"])
+    assert "tenant" not in remember["properties"]  # one tenant per server
+    assert {"query", "k", "session", "kind", "since", "metadata"} <= set(
+        tools["recall"].input_schema["properties"]
+    )
+    assert {"query", "budget_tokens"} <= set(tools["context"].input_schema["properties"])
+    assert tools["recall"].output_schema is not None
+
+    recall = out["recall"]
+    assert not recall.is_error and [m["id"] for m in recall.structured_content["memories"]] == [out["ids"][0]]
+    assert all(m["user"] == "dana" for m in out["filtered"].structured_content["memories"])
+    ctx = out["context"].structured_content
+    assert 0 < ctx["tokens"] <= 100 and ctx["budget_tokens"] == 100 and ctx["used"]
+    assert [e["id"] for e in out["history"].structured_content["entries"]] == [out["ids"][0]]
+
+    assert out["bad_kind"].is_error and "kind: must be one of" in _text(out["bad_kind"])
+    assert out["bad_k"].is_error and "k: must be" in _text(out["bad_k"])
+    assert out["bad_type"].is_error and "text" in _text(out["bad_type"])
+    assert out["bad_forget"].is_error and "forget" in _text(out["bad_forget"])
+    # the refused calls wrote nothing: three remembered, then the one of session s2 erased
+    assert out["forget"].structured_content["erased"] == 1
+    assert tenant.count() == 2
+    assert {h.text for h in tenant.list()} == {MEMORIES[0]["text"], MEMORIES[1]["text"]}
+
+
+def test_in_process_tenant_argument_mode(mem: Memory, tenant: Tenant) -> None:
+    with pytest.raises(InputError) as err:
+        build_server(mem, None)
+    assert err.value.field == "tenant"
+    server = build_server(mem, None, allow_tenant_arg=True)
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        async with Client(server) as client:
+            schema = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            ok = await client.call_tool(
+                "remember", {"text": "Kenji owns the billing service.", "tenant": tenant.id}
+            )
+            missing = await client.call_tool("recall", {"query": "billing"})
+            bad_tenant = await client.call_tool("recall", {"query": "billing", "tenant": "Bad Tenant!"})
+            return schema, ok, (missing, bad_tenant)
+
+    schema, ok, (missing, bad_tenant) = asyncio.run(scenario())
+    assert "tenant" in schema["recall"]["properties"]
+    assert not ok.is_error and tenant.count() == 1
+    assert missing.is_error and "tenant" in _text(missing)
+    assert bad_tenant.is_error and "tenant" in _text(bad_tenant)
+
+
+def test_http_address_parsing() -> None:
+    from falkmem.cli.mcp import parse_http
+
+    assert parse_http("8765") == ("127.0.0.1", 8765)
+    assert parse_http(":8765") == ("127.0.0.1", 8765)
+    assert parse_http("0.0.0.0:9000") == ("0.0.0.0", 9000)
+    assert parse_http("[::1]:9000") == ("::1", 9000)
+    for bad in ("x", "host:0", "host:99999"):
+        with pytest.raises(InputError) as err:
+            parse_http(bad)
+        assert err.value.field == "http"
