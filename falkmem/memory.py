@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .embedding.base import Embedder
 from .embedding.factory import make_embedder
@@ -16,6 +16,9 @@ from .ranking.rerank import Reranker
 from .settings import Settings
 from .tenancy.ids import validate_tenant_id
 from .tenant import Tenant
+
+if TYPE_CHECKING:
+    from .admin.access import AdminView
 
 
 class Memory:
@@ -99,6 +102,14 @@ class Memory:
         validate_tenant_id(tenant_id)
         self._engine.forget_tenant(tenant_id)
         return self._engine.store.drop(tenant_id)
+
+    @property
+    def admin(self) -> AdminView:
+        """Operator access for falkmem's admin layer and CLI: the store, its executor, the
+        embedder (see :class:`~falkmem.admin.access.AdminView`). Agents use tenant handles."""
+        from .admin.access import AdminView
+
+        return AdminView(self._engine)
 
     # --- lifecycle ----------------------------------------------------------------------
     @property

@@ -81,8 +81,7 @@ def _check_user(user: str) -> str:
 
 
 def _acl(mem: Memory, *args: Any) -> Any:
-    store = mem._engine.store
-    return store.executor.command(f"ACL {args[0]}", "server", "ACL", *args)
+    return mem.admin.executor.command(f"ACL {args[0]}", "server", "ACL", *args)
 
 
 def _key_patterns(info: Any) -> list[str]:

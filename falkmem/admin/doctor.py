@@ -57,7 +57,7 @@ def _guard(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
 
 
 def _cmd(mem: Memory, *args: Any) -> Any:
-    return mem._engine.store.executor.command(" ".join(str(a) for a in args[:2]), "server", *args)
+    return mem.admin.executor.command(" ".join(str(a) for a in args[:2]), "server", *args)
 
 
 def _server(mem: Memory) -> Check:
@@ -91,7 +91,7 @@ def _timeouts(mem: Memory) -> Check:
 
 
 def _embedder(mem: Memory) -> Check:
-    emb = mem._engine.embedder
+    emb = mem.admin.embedder
     started = time.perf_counter()
     embed_checked(emb, ["falkmem doctor"], dimension=emb.dimension)
     ms = (time.perf_counter() - started) * 1000
@@ -122,7 +122,7 @@ def _tenant(mem: Memory, tenant_id: str) -> Check:
         problems.append(
             f"schema {summary['schema_version']} < {SCHEMA_VERSION}: run `falkmem tenants migrate {tenant_id}`"
         )
-    emb = mem._engine.embedder
+    emb = mem.admin.embedder
     if summary["dimension"] != emb.dimension:
         status = "warn"
         problems.append(

@@ -147,14 +147,14 @@ def check_records(
     Returns:
         The records that pass; the others are added to ``problems`` with their line.
     """
-    eng = mem._engine  # the admin layer is part of the package: it may use the engine
-    store = eng.store
-    dimension = store.meta(tenant.id).dimension if store.exists(tenant.id) else eng.embedder.dimension
+    admin = mem.admin
+    store = admin.store
+    dimension = store.meta(tenant.id).dimension if store.exists(tenant.id) else admin.embedder.dimension
     now = time.time()
     good: list[tuple[int, dict[str, Any]]] = []
     for number, rec in numbered:
         try:
-            p = prepare(rec, eng.settings, now=now)
+            p = prepare(rec, admin.settings, now=now)
         except InputError as exc:
             problems.add(number, f"{exc.field}: {exc.rule}")
             continue

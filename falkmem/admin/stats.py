@@ -39,7 +39,7 @@ def _pairs(flat: Any) -> dict[str, Any]:
 
 
 def _meta(mem: Memory, tenant_id: str) -> dict[str, Any]:
-    store = mem._engine.store
+    store = mem.admin.store
     validate_tenant_id(tenant_id)
     if not store.exists(tenant_id):
         raise TenantNotFound(f"tenant {tenant_id!r} does not exist; list tenants with `falkmem tenants list`")
@@ -75,7 +75,7 @@ def tenant_summary(mem: Memory, tenant_id: str) -> dict[str, Any]:
 
 def index_rows(mem: Memory, tenant_id: str) -> list[dict[str, Any]]:
     """The tenant's indexes, one row per (label, property, index type), with their state."""
-    store = mem._engine.store
+    store = mem.admin.store
     out: list[dict[str, Any]] = []
     for r in store.executor.run(store.graph(tenant_id), query("admin/index_status")):
         types = r.get("types") or {}
@@ -94,7 +94,7 @@ def tenant_stats(mem: Memory, tenant_id: str) -> dict[str, Any]:
     Raises:
         TenantNotFound: the tenant does not exist.
     """
-    store = mem._engine.store
+    store = mem.admin.store
     out = _meta(mem, tenant_id)
     graph = out["graph"]
     ex = store.executor

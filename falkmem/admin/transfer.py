@@ -61,14 +61,14 @@ def _links(raw: Any) -> list[dict[str, Any]]:
 
 
 def _census(mem: Memory, graph: str) -> tuple[dict[str, int], dict[str, int]]:
-    ex = mem._engine.store.executor
+    ex = mem.admin.executor
     labels = {str(r["label"]): int(r["n"]) for r in ex.run(graph, query("admin/count_labels"))}
     edges = {str(r["type"]): int(r["n"]) for r in ex.run(graph, query("admin/count_edge_types"))}
     return labels, edges
 
 
 def _pages(mem: Memory, graph: str, name: str, key: str, page: int) -> Iterator[list[dict[str, Any]]]:
-    ex = mem._engine.store.executor
+    ex = mem.admin.executor
     after = ""
     while True:
         rows = ex.run(graph, query(f"admin/{name}"), {"after": after, "limit": page})
@@ -88,7 +88,7 @@ def export_tenant(mem: Memory, tenant_id: str, *, page: int = PAGE) -> Iterator[
         TenantNotFound: the tenant does not exist.
         ExportError: the graph holds labels or edge types the format does not cover.
     """
-    store = mem._engine.store
+    store = mem.admin.store
     validate_tenant_id(tenant_id)
     meta = store.meta(tenant_id)
     graph = store.graph(tenant_id)
@@ -154,8 +154,8 @@ def import_lines(
         StorageError: the store failed (the partial tenant was removed).
     """
     validate_tenant_id(tenant_id)
-    eng = mem._engine
-    store = eng.store
+    admin = mem.admin
+    store = admin.store
     started = time.perf_counter()
     it = iter(items)
     header = next(it, None)
@@ -183,7 +183,7 @@ def import_lines(
             store.ensure(tenant_id, dimension=dimension, embedder=str(header["embedder"]))
         raise
     finally:
-        eng.forget_tenant(tenant_id)
+        admin.forget_tenant(tenant_id)
     report.seconds = time.perf_counter() - started
     log.debug("imported tenant=%s counts=%s", tenant_id, report.counts)
     return report
@@ -192,8 +192,8 @@ def import_lines(
 def _write_all(
     mem: Memory, tenant_id: str, it: Iterator[dict[str, Any]], dimension: int, report: ImportReport, page: int
 ) -> None:
-    ex = mem._engine.store.executor
-    graph = mem._engine.store.graph(tenant_id)
+    ex = mem.admin.executor
+    graph = mem.admin.graph(tenant_id)
     batch: list[dict[str, Any]] = []
     current: tuple[str, str] | None = None  # (counter name, query name)
 

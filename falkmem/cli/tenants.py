@@ -239,11 +239,9 @@ def migrate(ctx: click.Context, tenant_id: str, plan: bool, as_json: bool) -> No
     """Bring a tenant's schema (indexes, constraints) to this falkmem's version."""
     mem = state(ctx).memory()
     before = stats.tenant_summary(mem, tenant_id)["schema_version"]
-    pending = [
-        {"version": m.version, "name": m.name} for m in mem._engine.store.pending_migrations(tenant_id)
-    ]
+    pending = [{"version": m.version, "name": m.name} for m in mem.admin.store.pending_migrations(tenant_id)]
     if not plan and pending:
-        mem._engine.store.meta(tenant_id)
+        mem.admin.store.meta(tenant_id)
     after = before if plan else stats.tenant_summary(mem, tenant_id)["schema_version"]
     out = {"tenant": tenant_id, "plan": plan, "from_version": before, "to_version": after,
            "migrations": pending}  # fmt: skip
