@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     """Cap of the exponential backoff between attempts."""
     appendfsync: Literal["always", "everysec"] = "everysec"
     """Embedded store durability: fsync the append-only file on every write or every second."""
+    server_keep_alive: bool = False
+    """Embedded store: keep its server running after the last client process exits (else it
+    stops within seconds); ``falkmem server stop`` stops it."""
 
     embedder: str = "minilm"
     """``minilm`` (offline all-MiniLM-L6-v2), ``openai:<model>``, or a sentence-transformers path."""

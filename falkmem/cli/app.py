@@ -83,6 +83,9 @@ def _register() -> None:
 
     for command in (tenants, add, search, context, explain, list_, forget, history, maintain, mcp, doctor):
         cli.add_command(command)
+    from .server import server
+
+    cli.add_command(server)
 
 
 _register()

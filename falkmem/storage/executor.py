@@ -87,11 +87,15 @@ class Executor:
         timeout_ms: int,
         attempts: int,
         max_wait_s: float,
+        recover: Callable[[], object] | None = None,
     ) -> None:
         self.db = db
         self.timeout_ms = timeout_ms
         self._attempts = attempts
         self._max_wait_s = max_wait_s
+        self._recover = recover
+        """Called when the server could not be reached, before the retry: the embedded store
+        restarts its server there if the process is gone."""
 
     def _retrying(self) -> Retrying:
         return Retrying(
@@ -108,6 +112,10 @@ class Executor:
             except redis.ResponseError as exc:
                 if any(s in str(exc) for s in _BUSY):
                     raise _Busy() from exc
+                raise
+            except redis.ConnectionError:
+                if self._recover is not None:
+                    self._recover()  # may raise a FalkmemError (a server that cannot restart)
                 raise
 
         try:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +17,7 @@ from ..tenancy.ids import graph_name, tenant_of, validate_tenant_id
 from ..urls import redact_url
 from . import cluster
 from .cypher import query
-from .embedded import CLIENT_NAME, EmbeddedServer
+from .embedded import CLIENT_NAME, EmbeddedServer, ServerInfo
 from .executor import Executor
 from .migrations import MIGRATIONS, Migration
 
@@ -98,19 +101,32 @@ class Store:
                 timeout_max_ms=settings.server_timeout_max_ms,
                 timeout_default_ms=settings.query_timeout_ms,
                 open_timeout_s=settings.open_timeout_s,
+                keep_alive=settings.server_keep_alive,
             )
-            info = self.server.acquire()
-            self.db = falkordb.FalkorDB(unix_socket_path=info.socket, **common)
+
+            def connect(info: ServerInfo) -> Any:
+                # Runs under the store's lock: once it returns, this client's named connection
+                # is in the pool and no other process's close can stop the server.
+                db = falkordb.FalkorDB(unix_socket_path=info.socket, **common)
+                db.connection.ping()
+                return db
+
+            self.db = self.server.acquire(connect)
             self.location = str(data_dir)
         self.executor = Executor(
             self.db,
             timeout_ms=settings.query_timeout_ms,
             attempts=settings.retry_attempts,
             max_wait_s=settings.retry_max_wait_s,
+            recover=self.server.recover if self.server is not None else None,
         )
         self._ready: dict[str, TenantMeta] = {}
         self._lock = threading.Lock()
         self._closed = False
+        self._at_exit: Callable[[], None] | None = None
+        if self.server is not None:
+            self._at_exit = _close_at_exit(self)
+            atexit.register(self._at_exit)
 
     # --- tenants -------------------------------------------------------------------------
     def graph(self, tenant_id: str) -> str:
@@ -289,6 +305,8 @@ class Store:
         if self._closed:
             return
         self._closed = True
+        if self._at_exit is not None:
+            atexit.unregister(self._at_exit)
         try:
             self.db.connection.close()  # a cluster client closes every node's connections
             pool = getattr(self.db.connection, "connection_pool", None)
@@ -297,6 +315,22 @@ class Store:
         finally:
             if self.server is not None:
                 self.server.release()
+
+
+def _close_at_exit(store: Store) -> Callable[[], None]:
+    """An ``atexit`` hook that closes ``store`` (a script that never calls close() still
+    stops its embedded server on a clean exit); it holds the store weakly."""
+    ref = weakref.ref(store)
+
+    def hook() -> None:
+        s = ref()
+        if s is not None:
+            try:
+                s.close()
+            except Exception as exc:  # pragma: no cover - exiting anyway; the watchdog stops it
+                log.debug("closing the store at exit failed: %s", exc)
+
+    return hook
 
 
 _CLUSTER_PREFIXES = tuple(f"{scheme}://" for scheme in cluster.CLUSTER_SCHEMES)
