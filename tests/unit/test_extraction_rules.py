@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from falkmem.extraction import Extraction, Extractor, KnownEntities, LLMExtractor, RuleExtractor
 from falkmem.extraction.names import split_sentences
+from tests.protocols import assert_implements
 
 RULES = RuleExtractor()
 
@@ -169,8 +170,8 @@ def test_sentence_splitting() -> None:
 
 
 def test_protocol_and_speaker_is_ignored() -> None:
-    assert isinstance(RULES, Extractor)
-    assert isinstance(LLMExtractor(api_key="x"), Extractor)
+    assert_implements(RULES, Extractor)  # signatures, not only names
+    assert_implements(LLMExtractor(api_key="x"), Extractor)
     text = "Priya Chandran leads the Atlas team."
     assert RULES.extract(text, speaker="assistant") == RULES.extract(text)
 

@@ -26,7 +26,17 @@ def test_all_is_sorted_and_importable(name: str) -> None:
     # isort-style order (what ruff's RUF022 keeps): CONSTANTS, then Classes, then functions
     assert exported == sorted(exported, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
     for attr in exported:
-        assert getattr(package, attr) is not None
+        obj = getattr(package, attr)
+        if attr.isupper():  # a constant: a plain value
+            assert isinstance(obj, (int, float, str, frozenset)), attr
+        else:  # a class or function defined in one of the package's own modules
+            assert callable(obj) and obj.__module__.startswith(name + "."), attr
+    # nothing public is left out of __all__
+    own = {
+        n for n, o in vars(package).items()
+        if not n.startswith("_") and getattr(o, "__module__", "").startswith(name + ".") and callable(o)
+    }  # fmt: skip
+    assert own <= set(exported)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -15,6 +15,7 @@ from falkmem.ranking import (
     load_reranker,
     rerank,
 )
+from tests.protocols import assert_implements
 
 
 class LengthReranker:
@@ -45,9 +46,8 @@ TEXTS = {"a": "x", "b": "xxx", "c": "xx", "d": "xxxxxxx", "e": "xxxxx"}
 
 
 def test_protocol_conformance() -> None:
-    assert isinstance(NoReranker(), Reranker)
-    assert isinstance(LengthReranker(), Reranker)
-    assert isinstance(CrossEncoderReranker("/nowhere"), Reranker)
+    for reranker in (NoReranker(), LengthReranker(), CrossEncoderReranker("/nowhere")):
+        assert_implements(reranker, Reranker)  # signatures and types, not only names
     assert NoReranker().name == "none"
     assert NoReranker().score("q", ["a", "b"]) == [0.0, 0.0]
 
