@@ -236,12 +236,12 @@ class FalkmemStore(BaseStore):
         return out[op.offset : want]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        eng = self._memory._engine
+        adm = self._memory.admin
         try:
-            eng.store.meta(self._tenant.id)
+            adm.store.meta(self._tenant.id)
         except TenantNotFound:
             return []
-        rows = eng.store.executor.run(
+        rows = adm.executor.run(
             self._tenant.graph, query("retrieve/sessions_with_prefix"), {"prefix": _SESSION_PREFIX}
         )
         spaces: set[tuple[str, ...]] = set()
