@@ -149,13 +149,15 @@ class Explain(BaseModel):
     reranker: str
     reranker_note: str
     paths: dict[str, list[list[tuple[str, str, str]]]]
-    """For graph hits: up to three RELATED_TO paths (subject, relation, object) that reached them."""
+    """For graph hits: up to three RELATED_TO steps (subject, relation, object) that reached them."""
     hits: tuple[Hit, ...]
     timings_ms: dict[str, float]
     max_hops: int = 0
-    """How far the walk was allowed to go."""
+    """How far the graph channel was allowed to go (1: over shared entities; 2: plus RELATED_TO)."""
     depth_reached: int = 0
-    """The longest path the walk found (0 on the vector route): where the chain stopped."""
+    """How far it went (0 on the vector route or when it reached nothing): where the chain stopped."""
+    via: dict[str, list[str]] = Field(default_factory=dict)
+    """For graph hits: the bridge entities (named by the first vector hits) they were reached through."""
 
 
 # --- memory that evolves ----------------------------------------------------------------------

@@ -96,26 +96,36 @@ class Settings(BaseSettings):
     """Send read-only queries to replicas (Redis Cluster): more read throughput, slightly stale reads."""
 
     # --- retrieval ------------------------------------------------------------------------
-    router_entity_threshold: int = Field(default=2, ge=1, le=10)
+    # Defaults chosen on the real dev sets jointly (MuSiQue-100 rules and OpenIE, MuSiQue-200,
+    # LongMemEval, the case studies): benchmarks/RESULTS.md has the sweep.
+    router_entity_threshold: int = Field(default=1, ge=1, le=10)
     """Route hybrid when a query names at least this many known entities (see RouterConfig)."""
     router_require_cue: bool = False
     """Require a relational cue as well before routing hybrid."""
-    max_hops: int = Field(default=2, ge=1, le=3)
-    """How far the hybrid route walks RELATED_TO."""
+    max_hops: int = Field(default=1, ge=1, le=3)
+    """Graph channel reach: 1 = memory → entity → memory; 2 adds one RELATED_TO step."""
     graph_per_entity: int = Field(default=20, ge=1, le=1000)
-    """Hub guard: neighbours taken per entity per hop (LIMIT inside CALL {})."""
-    graph_per_node_artifacts: int = Field(default=20, ge=1, le=1000)
-    """Artifacts taken per reached entity."""
-    graph_decay: float = Field(default=0.5, gt=0, le=1)
-    """Activation kept per hop."""
-    graph_seed_k: int = Field(default=5, ge=0, le=100)
-    """How many top vector hits seed the walk with their entities."""
-    graph_vector_seed_weight: float = Field(default=0.5, ge=0, le=1)
-    """Seed activation of a vector hit's entities, times its similarity (named entities get 1)."""
-    graph_min_activation: float = Field(default=0.01, ge=0)
-    """Graph hits with a smaller summed activation are dropped before fusion (noise)."""
-    graph_weight: float = Field(default=3.0, ge=0, le=10)
-    """Weight of the graph channel in reciprocal rank fusion (vector and keyword weigh 1)."""
+    """RELATED_TO edges followed per entity on the second hop (the heaviest first)."""
+    graph_max_mentions: int = Field(default=50, ge=1, le=10_000)
+    """Hub guard: an entity named by more memories than this is not followed."""
+    graph_hop_weight: float = Field(default=0.25, ge=0, le=1)
+    """Share an entity passes over one RELATED_TO step (max_hops >= 2)."""
+    graph_seed_k: int = Field(default=3, ge=0, le=50)
+    """How many of the vector channel's first memories seed the graph channel."""
+    graph_seed_temperature: float = Field(default=0.05, gt=0, le=10)
+    """Seed weight exp((sim - best sim) / temperature): lower lets a clear first hit dominate."""
+    graph_head_weight: float = Field(default=3.0, ge=0, le=20)
+    """Extra weight of a link to an entity named in a memory's head (title line/first sentence)."""
+    graph_limit: int = Field(default=50, ge=1, le=1000)
+    """Most memories the graph channel returns (by graph score)."""
+    graph_weight: float = Field(default=1.0, ge=0, le=10)
+    """Score fusion: what the graph channel's best hit adds, against the dense range of 1."""
+    keyword_weight: float = Field(default=0.2, ge=0, le=10)
+    """Score fusion: what the keyword channel's best hit adds, against the dense range of 1."""
+    fusion: Literal["score", "rrf"] = "score"
+    """``score``: dense similarity + weighted keyword/graph evidence (default); ``rrf``: rank fusion."""
+    fusion_guard: bool = True
+    """Put a memory that the vector and keyword channels both rank first at the top."""
     keyword_channel: bool = True
     """Also run the full-text (BM25-rescored) channel and fuse it."""
     keyword_candidates: int = Field(default=100, ge=1, le=2000)

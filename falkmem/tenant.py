@@ -16,7 +16,7 @@ from .evolution import ops as evo
 from .evolution.classifier import Classifier
 from .evolution.keys import KeyPolicy
 from .ingest.validate import Prepared, prepare, valid_unicode
-from .ingest.writer import write_batch
+from .ingest.writer import WriteOutcome, write_batches
 from .models import (
     AddResult,
     ConsolidateResult,
@@ -128,18 +128,21 @@ class Tenant:
         )
         added: list[str] = []
         skipped: list[str] = []
-        for start in range(0, len(prepared), batch_size):
-            chunk = prepared[start : start + batch_size]
-            out = write_batch(
-                eng.store.executor, self.graph, chunk,
-                embedder=eng.embedder, dimension=meta.dimension, now=now,
-                extractor=eng.extractor, known=eng.known(self.id), key_policy=policy,
-            )  # fmt: skip
+
+        def written(i: int, out: WriteOutcome) -> None:
             added.extend(out.added)
             skipped.extend(out.skipped)
             eng.note_entities(self.id, out.entity_keys)
             if on_progress is not None:
-                on_progress(min(start + batch_size, len(prepared)), len(prepared))
+                on_progress(min((i + 1) * batch_size, len(prepared)), len(prepared))
+
+        # Pipelined: the next batch is embedded while this one is extracted and written.
+        write_batches(
+            eng.store.executor, self.graph,
+            [prepared[start : start + batch_size] for start in range(0, len(prepared), batch_size)],
+            embedder=eng.embedder, dimension=meta.dimension, now=now,
+            extractor=eng.extractor, known=eng.known(self.id), key_policy=policy, on_written=written,
+        )  # fmt: skip
         return AddResult(added=tuple(added), skipped=tuple(skipped))
 
     def delete(self, id: str) -> bool:
@@ -381,7 +384,8 @@ class Tenant:
             reranker=r.reranker, reranker_note=r.reranker_note,
             paths={i: [list(p) for p in ps] for i, ps in r.paths.items()},
             hits=tuple(r.hits), timings_ms=r.timings_ms, max_hops=r.plan.max_hops,
-            depth_reached=max((len(p) for ps in r.paths.values() for p in ps), default=0),
+            depth_reached=max((1 + len(p) for ps in r.paths.values() for p in ps), default=1 if r.via else 0),
+            via={i: list(v) for i, v in r.via.items()},
         )  # fmt: skip
 
     def context(

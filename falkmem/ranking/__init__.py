@@ -3,8 +3,8 @@
 from .candidate import Candidate as Candidate
 from .fusion import DEFAULT_RRF_K as DEFAULT_RRF_K
 from .fusion import Fused as Fused
+from .fusion import fuse_scores as fuse_scores
 from .fusion import rrf as rrf
-from .fusion import weighted as weighted
 from .rerank import MAX_PASSAGE_CHARS as MAX_PASSAGE_CHARS
 from .rerank import CrossEncoderReranker as CrossEncoderReranker
 from .rerank import NoReranker as NoReranker
@@ -22,8 +22,8 @@ __all__ = [
     "NoReranker",
     "RerankOutcome",
     "Reranker",
+    "fuse_scores",
     "load_reranker",
     "rerank",
     "rrf",
-    "weighted",
 ]

@@ -1,16 +1,16 @@
-"""Fusion of per-channel candidate lists: reciprocal rank fusion and weighted min-max scores."""
+"""Fusion of per-channel candidate lists: score-level fusion (the default) and reciprocal rank fusion."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from ..errors import ConfigError
 from .candidate import Candidate
 
-__all__ = ["DEFAULT_RRF_K", "Fused", "rrf", "weighted"]
+__all__ = ["DEFAULT_RRF_K", "Fused", "fuse_scores", "rrf"]
 
 DEFAULT_RRF_K = 60
 """The RRF constant ``k`` in ``1 / (k + rank)``.
@@ -87,17 +87,28 @@ def _fuse(
     channels: Mapping[str, Sequence[Candidate]],
     weights: Mapping[str, float],
     contribution: Mapping[str, Mapping[str, float]],
+    extra: set[str] | frozenset[str] = frozenset(),
 ) -> list[Fused]:
-    """Sum the weighted per-channel contributions and build sorted ``Fused`` items."""
+    """Sum the weighted per-channel contributions and build sorted ``Fused`` items.
+
+    ``extra``: ids scored by a contribution without being a candidate of that channel (the
+    dense similarity of a graph hit); they get the contribution but no rank in the channel.
+    """
     ranks: dict[str, dict[str, int]] = {}
     raw: dict[str, dict[str, float]] = {}
     totals: dict[str, float] = {}
     for channel in sorted(channels):  # fixed order: float sums do not depend on input order
         weight = weights.get(channel, 1.0)
-        for doc_id, hit in sorted(_best_per_channel(channels[channel]).items()):
+        best = _best_per_channel(channels[channel])
+        for doc_id, hit in sorted(best.items()):
             ranks.setdefault(doc_id, {})[channel] = hit.rank
             raw.setdefault(doc_id, {})[channel] = hit.score
             totals[doc_id] = totals.get(doc_id, 0.0) + weight * contribution[channel][doc_id]
+        for doc_id in sorted(set(extra) - set(best)):
+            if doc_id in contribution.get(channel, {}):
+                ranks.setdefault(doc_id, {})
+                raw.setdefault(doc_id, {})
+                totals[doc_id] = totals.get(doc_id, 0.0) + weight * contribution[channel][doc_id]
     fused = [
         Fused(
             id=doc_id,
@@ -151,21 +162,34 @@ def rrf(
     return _fuse(channels, checked, contribution)
 
 
-def weighted(
+def fuse_scores(
     channels: Mapping[str, Sequence[Candidate]],
     *,
+    similarity: Mapping[str, float] | None = None,
     weights: Mapping[str, float] | None = None,
+    guard: bool = True,
 ) -> list[Fused]:
-    """Weighted sum of min-max normalised scores: ``sum over c of w_c * norm_c(score_c(d))``.
+    """Score-level fusion: the dense similarity, plus what keyword and graph evidence add.
 
-    Each channel's scores are rescaled to [0, 1] (best = 1, worst = 0; a channel whose
-    scores are all equal, e.g. a single hit, maps them all to 1). A document absent from a
-    channel gets 0 from it. Unlike :func:`rrf` this keeps score gaps (a clear winner stays
-    clear), at the price of trusting each channel's score distribution.
+    ``score(d) = sim'(d) + sum over other channels c of w_c * s_c(d) / max s_c``
+
+    - ``sim'`` is the cosine similarity min-max scaled over *every* candidate (best = 1). The
+      ``vector`` channel's candidates carry their similarity as score; ``similarity`` gives
+      it for candidates another channel found (the graph channel computes it); a candidate
+      with neither (found by keyword only) counts as the weakest vector hit.
+    - every other channel's score is divided by its best score (best = 1, absent = 0), so a
+      weight says how much that channel's top evidence is worth against the dense range.
+    - ``guard``: a memory that the vector and the keyword channel both rank first is put
+      first, whatever the others add: evidence two channels agree on is never buried.
+
+    Unlike rank fusion, a channel's weak hits add little (a graph hit reached through one
+    common entity cannot outrank what the dense and keyword channels agree on).
 
     Args:
-        channels: ``{channel name: candidates}``.
-        weights: per-channel multipliers (>= 0); a channel without one weighs 1.0.
+        channels: ``{channel name: candidates}``; ``vector`` holds cosine similarities.
+        similarity: cosine similarity of candidates outside the vector channel.
+        weights: per-channel weights of the non-vector channels (default 1.0 each).
+        guard: put the vector+keyword consensus first.
 
     Returns:
         Fused candidates, best first; ties broken by best single-channel rank, then id.
@@ -174,16 +198,32 @@ def weighted(
         ConfigError: a weight is negative or not finite.
     """
     checked = _check_weights(weights)
-    contribution: dict[str, dict[str, float]] = {}
-    for channel, hits in channels.items():
-        best = _best_per_channel(hits)
-        if not best:
-            contribution[channel] = {}
+    best = {name: _best_per_channel(hits) for name, hits in channels.items()}
+    vec = best.get("vector", {})
+    sims = {i: h.score for i, h in vec.items()}
+    for i, sim in (similarity or {}).items():
+        sims.setdefault(i, sim)
+    ids = set().union(*best.values()) if best else set()
+    floor = min(sims.values(), default=0.0) if not vec else min(h.score for h in vec.values())
+    dense = {i: sims.get(i, floor) for i in ids}
+    low, high = min(dense.values(), default=0.0), max(dense.values(), default=0.0)
+    span = high - low
+    contribution: dict[str, dict[str, float]] = {
+        "vector": {i: (v - low) / span if span > 0 else 1.0 for i, v in dense.items()}
+    }
+    for name, hits in best.items():
+        if name == "vector":
             continue
-        values = [hit.score for hit in best.values()]
-        low, high = min(values), max(values)
-        span = high - low
-        contribution[channel] = {
-            doc_id: (hit.score - low) / span if span > 0 else 1.0 for doc_id, hit in best.items()
+        top = max((h.score for h in hits.values()), default=0.0)
+        contribution[name] = {i: h.score / top if top > 0 else 0.0 for i, h in hits.items()}
+    fused = _fuse({**channels, "vector": channels.get("vector", [])}, checked, contribution, ids)
+    if guard:
+        first = {
+            name: min(hits.values(), key=lambda h: (h.rank, h.id)).id for name, hits in best.items() if hits
         }
-    return _fuse(channels, checked, contribution)
+        agreed = first.get("vector")
+        if agreed is not None and first.get("keyword") == agreed and fused and fused[0].id != agreed:
+            top = fused[0].score
+            fused = [f if f.id != agreed else replace(f, score=top + 1e-9) for f in fused]
+            fused.sort(key=_sort_key)
+    return fused

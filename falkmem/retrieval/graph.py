@@ -1,69 +1,98 @@
-"""The hybrid route's round trip: vector seeds + named entities → bounded RELATED_TO walk → artifacts."""
+"""The graph channel: from the vector channel's first memories, over the entities they name, to
+the memories that name the same entities (``retrieve/expand``, one round trip)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..storage.cypher import query
 from ..storage.executor import Executor
-from .vector import distinct_hits
+from .filters import Filters
 
 
 @dataclass(frozen=True, slots=True)
 class GraphHit:
-    """An artifact the walk reached, its summed activation and up to three paths to it."""
+    """A memory the expansion reached.
+
+    Attributes:
+        row: its projected properties.
+        score: its graph score (sum over the bridge entities of their share).
+        sim: its cosine similarity to the query (computed in the same query, for fusion).
+        via: up to three bridge entity names it was reached through.
+        paths: up to three RELATED_TO steps ((subject, relation, object),) taken to reach it.
+    """
 
     row: dict[str, Any]
     score: float
+    sim: float
+    via: tuple[str, ...]
     paths: tuple[tuple[tuple[str, str, str], ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class HybridResult:
-    vector: list[tuple[dict[str, Any], float]]
-    graph: list[GraphHit]
+def seed_weights(sims: Sequence[float], *, temperature: float) -> list[float]:
+    """Seed weights of the top vector hits: ``exp((sim - best) / temperature)``; the best weighs 1.
+
+    A low temperature lets a clear first hit dominate; hits close to it weigh nearly as much.
+    """
+    if not sims:
+        return []
+    best = max(sims)
+    return [math.exp((s - best) / temperature) for s in sims]
 
 
-def hybrid_search(
+def expand(
     executor: Executor,
     graph: str,
     vector: Sequence[float],
     *,
-    entity_keys: Sequence[str],
-    k: int,
-    fetch_k: int,
-    max_hops: int,
-    seed_k: int,
-    vector_seed_weight: float,
-    decay: float,
+    seeds: Sequence[tuple[str, float]],
+    skip_keys: Sequence[str],
+    max_mentions: int,
     per_entity: int,
-    per_node_artifacts: int,
+    head_weight: float,
+    max_hops: int,
+    hop_weight: float,
     limit: int,
     as_of: float | None = None,
-    min_share: float = 0.0,
-) -> HybridResult:
-    """Run ``retrieve/hybrid`` (one query) and split it into the vector and the graph channel.
+    filters: Filters | None = None,
+) -> list[GraphHit]:
+    """Run ``retrieve/expand``; the reached memories, best graph score first.
 
-    Vector ids are deduplicated (FalkorDB #2848) and scores turned into cosine similarity.
+    Args:
+        seeds: (memory id, weight) of the memories the walk starts from.
+        skip_keys: entity keys not to follow (the ones the query names).
+        max_mentions: hub guard: entities named by more memories are not followed.
+        per_entity: RELATED_TO edges followed per entity on the second hop.
+        head_weight: extra weight of a link to an entity named in the memory's head.
+        max_hops: 1 = memory → entity → memory; 2 adds one RELATED_TO step.
+        hop_weight: share an entity passes over one RELATED_TO step.
+        limit: most memories returned.
     """
+    if not seeds:
+        return []
     rows = executor.run(
         graph,
-        query("retrieve/hybrid"),
+        query("retrieve/expand"),
         {
-            "vector": list(vector), "fetch_k": fetch_k, "seed_k": seed_k,
-            "entity_keys": list(entity_keys), "vector_seed_weight": vector_seed_weight,
-            "decay": decay, "max_hops": max_hops, "per_entity": per_entity,
-            "per_node_artifacts": per_node_artifacts, "limit": limit, "as_of": as_of,
-            "min_share": min_share,
+            "seeds": [{"id": i, "w": float(w)} for i, w in seeds], "skip_keys": list(skip_keys),
+            "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight,
+            "max_hops": max_hops, "hop_weight": hop_weight, "limit": limit, "vector": list(vector),
+            "as_of": as_of, **(filters or Filters()).params(),
         },
     )  # fmt: skip
-    if not rows:
-        return HybridResult([], [])
-    vec = distinct_hits(((h["a"], float(h["sim"])) for h in rows[0]["vector"] or []), k)
     hits: list[GraphHit] = []
-    for g in rows[0]["graph"] or []:
-        paths = tuple(tuple((str(s), str(r), str(o)) for s, r, o in p) for p in (g["paths"] or []) if p)
-        hits.append(GraphHit(row=g["a"], score=float(g["score"]), paths=paths))
-    return HybridResult(vec, hits)
+    seen: set[str] = set()
+    for r in rows:
+        row = r["a"]
+        if row["id"] in seen:
+            continue
+        seen.add(row["id"])
+        paths = tuple(tuple((str(a), str(b), str(c)) for a, b, c in p) for p in (r["paths"] or []) if p)
+        hits.append(
+            GraphHit(row=row, score=float(r["score"]), sim=float(r["sim"]),
+                     via=tuple(str(v) for v in r["via"] or ()), paths=paths)
+        )  # fmt: skip
+    return hits

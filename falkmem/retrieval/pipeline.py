@@ -5,7 +5,8 @@ channels do the I/O. Every stage's candidates and time are kept for ``explain``.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -14,12 +15,12 @@ from ..errors import InputError
 from ..evolution.recency import recency_weighted
 from ..models import Hit
 from ..ranking.candidate import Candidate
-from ..ranking.fusion import Fused, rrf
+from ..ranking.fusion import Fused, fuse_scores, rrf
 from ..ranking.rerank import rerank
 from ..routing.router import Plan, RouterConfig
 from ..storage.rows import hit_from_row
 from .filters import Filters
-from .graph import hybrid_search
+from .graph import expand, seed_weights
 from .keyword import keyword_search
 from .vector import fetch_size, vector_search
 
@@ -42,11 +43,24 @@ class Retrieval:
     reranker: str = "none"
     reranker_note: str = ""
     paths: dict[str, tuple[tuple[tuple[str, str, str], ...], ...]] = field(default_factory=dict)
+    via: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Graph hits: the bridge entities each was reached through."""
     timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
+"""Channels that do not need the query embedding run here while it is computed."""
 
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
+
+
+def _timed(
+    fn: Callable[..., list[tuple[dict[str, Any], float]]], *args: Any, **kwargs: Any
+) -> tuple[list[tuple[dict[str, Any], float]], float]:
+    t = time.perf_counter()
+    return fn(*args, **kwargs), _ms(t)
 
 
 def retrieve(
@@ -97,68 +111,70 @@ def retrieve(
     timings["route"] = _ms(t)
     pool = max(k, candidates or k)
 
+    out = Retrieval(plan=plan)
+    rows: dict[str, dict[str, Any]] = {}
+    lists: dict[str, list[Candidate]] = {}
+    # The keyword channel needs no embedding: it runs while the query is embedded and the
+    # vector channel reads (channels wait on the server, not on the GIL).
+    fetch_k = fetch_size(pool, minimum=s.overfetch_min, factor=s.overfetch_factor)
+    keyword_job = None
+    if "keyword" in wanted:
+        keyword_job = _POOL.submit(
+            _timed, keyword_search, ex, graph, text, k=fetch_k,
+            candidates=max(s.keyword_candidates, fetch_k), as_of=as_of, filters=filters,
+        )  # fmt: skip
     if vector is None:
         t = time.perf_counter()
         [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
         timings["embed"] = _ms(t)
 
-    out = Retrieval(plan=plan)
-    rows: dict[str, dict[str, Any]] = {}
-    lists: dict[str, list[Candidate]] = {}
-    fetch_k = fetch_size(pool, minimum=s.overfetch_min, factor=s.overfetch_factor)
-    if plan.route == "hybrid" and "graph" in wanted:
+    graph_on = plan.route == "hybrid" and "graph" in wanted
+    vec: list[tuple[dict[str, Any], float]] = []
+    if "vector" in wanted or graph_on:
         t = time.perf_counter()
-        res = hybrid_search(
+        # All fetch_k neighbours: fusion scales similarities over them, the graph seeds from them.
+        vec = vector_search(ex, graph, vector, k=fetch_k, fetch_k=fetch_k, as_of=as_of, filters=filters)
+        timings["vector"] = _ms(t)
+    similarity: dict[str, float] = {}
+    if graph_on:
+        t = time.perf_counter()
+        top = vec[: s.graph_seed_k]
+        weights = seed_weights([sim for _, sim in top], temperature=s.graph_seed_temperature)
+        reached = expand(
             ex, graph, vector,
-            entity_keys=[key for key, _ in plan.entities], k=pool, fetch_k=fetch_k,
-            max_hops=plan.max_hops,
-            # The walk starts from the entities the query names; only when it names none
-            # do the top vector hits' entities seed it (else they echo the vector channel).
-            seed_k=0 if plan.entities else s.graph_seed_k,
-            vector_seed_weight=s.graph_vector_seed_weight, decay=s.graph_decay,
-            per_entity=s.graph_per_entity, per_node_artifacts=s.graph_per_node_artifacts,
-            limit=pool, as_of=as_of, min_share=s.graph_min_activation / 2,
+            seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
+            skip_keys=[key for key, _ in plan.entities], max_mentions=s.graph_max_mentions,
+            per_entity=s.graph_per_entity, head_weight=s.graph_head_weight, max_hops=plan.max_hops,
+            hop_weight=s.graph_hop_weight, limit=max(s.graph_limit, pool), as_of=as_of, filters=filters,
         )  # fmt: skip
-        timings["vector+graph"] = _ms(t)
-        vec = res.vector
-        if filters is not None:  # interim, until retrieve/hybrid applies the filter fragment itself
-            vec = vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of, filters=filters)
-            res.graph[:] = [h for h in res.graph if filters.admits(h.row)]
-        # Rank fusion only sees ranks, so a hit whose activation is noise (an artifact that
-        # merely mentions a hub of 5,000 mentions scores about 1/5,000) would still be "graph rank 1".
-        reached = [h for h in res.graph if h.score >= s.graph_min_activation]
+        timings["graph"] = _ms(t)
         lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
         for h in reached:
-            rows[h.row["id"]] = h.row
+            rows.setdefault(h.row["id"], h.row)
+            similarity[h.row["id"]] = h.sim
             out.paths[h.row["id"]] = h.paths
-    else:
-        t = time.perf_counter()
-        vec = (
-            vector_search(ex, graph, vector, k=pool, fetch_k=fetch_k, as_of=as_of, filters=filters)
-            if "vector" in wanted
-            else []
-        )
-        timings["vector"] = _ms(t)
+            out.via[h.row["id"]] = h.via
     if "vector" in wanted:
         lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(vec)]
         for a, _ in vec:
             rows.setdefault(a["id"], a)
-    if "keyword" in wanted:
-        t = time.perf_counter()
-        kw = keyword_search(
-            ex, graph, text, k=pool, candidates=max(s.keyword_candidates, pool), as_of=as_of, filters=filters
-        )
-        timings["keyword"] = _ms(t)
+    else:  # the graph ran on the vector channel's neighbours; their similarity still counts
+        similarity.update({a["id"]: sim for a, sim in vec if a["id"] in similarity})
+    if keyword_job is not None:
+        kw, timings["keyword"] = keyword_job.result()
         lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw)]
         for a, _ in kw:
             rows.setdefault(a["id"], a)
     out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in lists.items()}
 
     t = time.perf_counter()
-    # On the hybrid route the router judged the question relational: the graph's evidence
-    # weighs more (graph_weight), or a chain link that shares no words with the question
-    # could never outrank look-alike distractors found by two channels.
-    out.fused = rrf(lists, k=s.rrf_k, weights={"graph": s.graph_weight})
+    if s.fusion == "rrf":
+        out.fused = rrf(lists, k=s.rrf_k, weights={"keyword": s.keyword_weight, "graph": s.graph_weight})
+    else:
+        out.fused = fuse_scores(
+            lists, similarity=similarity, weights={"keyword": s.keyword_weight, "graph": s.graph_weight},
+            guard=s.fusion_guard,
+        )  # fmt: skip
     timings["fuse"] = _ms(t)
 
     t = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Tests for falkmem.ranking fusion: RRF and weighted min-max fusion, deterministic order."""
+"""Tests for falkmem.ranking fusion: score fusion and RRF, deterministic order."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from falkmem.errors import ConfigError, InputError
-from falkmem.ranking import DEFAULT_RRF_K, Candidate, Fused, rrf, weighted
+from falkmem.ranking import DEFAULT_RRF_K, Candidate, Fused, fuse_scores, rrf
 
 
 def hits(channel: str, *ids: str) -> list[Candidate]:
@@ -80,32 +80,63 @@ def test_bad_settings_raise_config_error() -> None:
     with pytest.raises(ConfigError):
         rrf({"v": hits("v", "a")}, weights={"v": -1.0})
     with pytest.raises(ConfigError):
-        weighted({"v": hits("v", "a")}, weights={"v": float("inf")})
+        fuse_scores({"v": hits("v", "a")}, weights={"v": float("inf")})
 
 
 def test_empty_inputs() -> None:
     assert rrf({}) == []
     assert rrf({"v": []}) == []
-    assert weighted({"v": []}) == []
+    assert fuse_scores({"vector": []}) == []
 
 
-def test_weighted_min_max() -> None:
+def vec(*pairs: tuple[str, float]) -> list[Candidate]:
+    return [Candidate(i, sim, "vector", n + 1) for n, (i, sim) in enumerate(pairs)]
+
+
+def test_score_fusion_is_dense_plus_weighted_evidence() -> None:
     channels = {
-        "vector": [Candidate("a", 0.9, "vector", 1), Candidate("b", 0.5, "vector", 2)],
-        "keyword": [Candidate("b", 12.0, "keyword", 1), Candidate("c", 2.0, "keyword", 2)],
+        "vector": vec(("a", 0.9), ("b", 0.5), ("c", 0.1)),
+        "keyword": [Candidate("b", 12.0, "keyword", 1), Candidate("d", 6.0, "keyword", 2)],
+        "graph": [Candidate("e", 4.0, "graph", 1)],
     }
-    fused = {f.id: f for f in weighted(channels)}
-    assert fused["a"].score == pytest.approx(1.0)
-    assert fused["b"].score == pytest.approx(1.0)  # 0 (vector worst) + 1 (keyword best)
-    assert fused["c"].score == pytest.approx(0.0)
-    order = [f.id for f in weighted(channels, weights={"keyword": 2.0})]
-    assert order == ["b", "a", "c"]
-    assert dict(fused["b"].scores) == {"vector": 0.5, "keyword": 12.0}
+    fused = {
+        f.id: f for f in fuse_scores(channels, similarity={"e": 0.5}, weights={"keyword": 0.5, "graph": 1.0})
+    }
+    assert fused["a"].score == pytest.approx(1.0)  # best similarity, nothing else
+    assert fused["b"].score == pytest.approx(0.5 + 0.5)  # (0.5-0.1)/0.8 + 0.5 * 12/12
+    assert fused["d"].score == pytest.approx(0.0 + 0.25)  # keyword only: counts as the weakest vector hit
+    assert fused["e"].score == pytest.approx(0.5 + 1.0)  # its own similarity + the graph's best
+    assert dict(fused["e"].ranks) == {"graph": 1} and dict(fused["b"].scores) == {
+        "vector": 0.5,
+        "keyword": 12.0,
+    }
 
 
-def test_weighted_single_hit_channel_maps_to_one() -> None:
-    fused = weighted({"g": [Candidate("a", 0.01, "g", 1)]})
-    assert fused[0].score == 1.0
+def test_graph_evidence_cannot_bury_what_vector_and_keyword_agree_on() -> None:
+    channels = {
+        "vector": vec(("a", 0.8), ("b", 0.7), ("c", 0.2)),
+        "keyword": [Candidate("a", 3.0, "keyword", 1)],
+        "graph": [Candidate("x", 9.0, "graph", 1), Candidate("y", 8.5, "graph", 2)],
+    }
+    sims = {"x": 0.79, "y": 0.78}
+    weights = {"keyword": 0.2, "graph": 1.0}
+    assert [f.id for f in fuse_scores(channels, similarity=sims, weights=weights, guard=False)][:3] == [
+        "x",
+        "y",
+        "a",
+    ]
+    assert [f.id for f in fuse_scores(channels, similarity=sims, weights=weights)][:3] == ["a", "x", "y"]
+
+
+def test_weak_graph_hits_add_little() -> None:
+    # rank fusion would give the graph's 5th hit as much as any channel's 5th; score fusion
+    # gives it what its score is worth against the graph's best
+    channels = {
+        "vector": vec(("a", 0.9), ("b", 0.3)),
+        "graph": [Candidate("g1", 10.0, "graph", 1), Candidate("g2", 0.1, "graph", 2)],
+    }
+    fused = {f.id: f.score for f in fuse_scores(channels, similarity={"g1": 0.3, "g2": 0.3})}
+    assert fused["g2"] == pytest.approx(0.01) and fused["a"] > fused["g2"]
 
 
 channel_names = st.sampled_from(["vector", "graph", "keyword", "extra"])
@@ -140,7 +171,7 @@ def _shuffled(channels: dict[str, list[Candidate]], seed: int) -> dict[str, list
 @settings(max_examples=150, deadline=None)
 @given(channel_maps(), st.integers(0, 10_000))
 def test_fusion_is_deterministic_under_permutation(channels: dict[str, list[Candidate]], seed: int) -> None:
-    for fuse in (rrf, weighted):
+    for fuse in (rrf, fuse_scores):
         first: list[Fused] = fuse(channels)
         again: list[Fused] = fuse(_shuffled(channels, seed))
         assert [(f.id, f.score, dict(f.ranks)) for f in first] == [

@@ -1,0 +1,67 @@
+// name: expand
+// mode: read
+// params: seeds, skip_keys, max_mentions, per_entity, head_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// The graph channel in one round trip: from the memories the vector channel ranked first
+// ($seeds: [{id, w}], w = the seed's weight) to the entities they mention, then to the other
+// memories that mention the same entities. This finds the memory a chain of facts needs next
+// (the passage *about* the band a first passage names), which shares no words with the question.
+// - Bridge entities only: the entities the query itself names ($skip_keys) are skipped, since
+//   memories that share them are what vector and keyword search already find.
+// - Specificity: an entity passes on w * log(1 + N / mentions) / log(1 + N) (N = memories in
+//   the tenant), so a name in many memories says little (HippoRAG's node specificity, in log form).
+// - Hub guard: entities named by more than $max_mentions memories are not followed at all (an
+//   O(1) property test, no edge is walked); each followed entity's memories are read with
+//   LIMIT $max_mentions, which therefore never cuts, so no storage order decides anything.
+// - A link from a memory to an entity named in its head (REFERENCES.head: title line or first
+//   sentence) counts (1 + $head_weight) times: the memory is about that entity.
+// - $max_hops >= 2 also steps once over RELATED_TO from each bridge entity (the $per_entity
+//   heaviest edges, ties by key), at $hop_weight of the entity's share.
+// $as_of / $f_*: as in vector_search. Returns each reached memory with its graph score, its
+// cosine similarity to $vector (for fusion), the bridge entities it was reached through and the
+// RELATED_TO steps taken. Projected properties only: never the embedding.
+MATCH (m:_Meta {id: 'meta'})
+WITH CASE WHEN coalesce(m.n_docs, 0) < 2 THEN 2.0 ELSE toFloat(m.n_docs) END AS n
+UNWIND $seeds AS s
+MATCH (x:Artifact {id: s.id})-[:REFERENCES]->(e:Entity)
+WHERE NOT e.key IN $skip_keys AND e.mentions <= $max_mentions
+WITH n, e, sum(s.w) AS w
+WITH n, collect({e: e, w: w * log(1.0 + n / toFloat(CASE WHEN e.mentions < 1 THEN 1 ELSE e.mentions END)) / log(1.0 + n), step: null}) AS level1
+CALL {
+  WITH n, level1
+  UNWIND level1 AS l
+  WITH n, l WHERE $max_hops >= 2
+  WITH n, l.e AS e, l.w AS w
+  CALL {
+    WITH e
+    MATCH (e)-[r:RELATED_TO]-(o:Entity)
+    WHERE o.mentions <= $max_mentions AND NOT o.key IN $skip_keys
+    RETURN o, r ORDER BY r.weight DESC, o.key LIMIT $per_entity
+  }
+  WITH n, o, sum(w) AS w, collect([startNode(r).name, r.relation, endNode(r).name])[0] AS step
+  RETURN collect({e: o, w: $hop_weight * w * log(1.0 + n / toFloat(CASE WHEN o.mentions < 1 THEN 1 ELSE o.mentions END)) / log(1.0 + n), step: step}) AS level2
+}
+UNWIND level1 + level2 AS l
+WITH l.e AS e, sum(l.w) AS w, [x IN collect(l.step) WHERE x IS NOT NULL][..1] AS steps
+CALL {
+  WITH e
+  MATCH (c:Artifact)-[ref:REFERENCES]->(e)
+  WHERE (($as_of IS NULL AND c.status = 'active') OR ($as_of IS NOT NULL AND c.status IN ['active', 'superseded']
+         AND c.canonical_id IS NULL AND c.valid_at <= $as_of AND (c.invalid_at IS NULL OR c.invalid_at > $as_of)))
+    AND ($f_sessions IS NULL OR c.session_id IN $f_sessions)
+    AND ($f_users IS NULL OR c.user_id IN $f_users)
+    AND ($f_agents IS NULL OR c.agent_id IN $f_agents)
+    AND ($f_speakers IS NULL OR c.speaker IN $f_speakers)
+    AND ($f_kinds IS NULL OR c.kind IN $f_kinds)
+    AND ($f_since IS NULL OR c.valid_at >= $f_since)
+    AND ($f_until IS NULL OR c.valid_at < $f_until)
+    AND ($f_meta IS NULL OR all(kv IN $f_meta WHERE kv IN c.meta_kv))
+  RETURN c, coalesce(ref.head, false) AS head LIMIT $max_mentions
+}
+WITH c, sum(w * (1.0 + CASE WHEN head THEN $head_weight ELSE 0.0 END)) AS score,
+     collect(e.name)[..3] AS via, collect(steps) AS steps
+ORDER BY score DESC, c.id
+LIMIT $limit
+RETURN c {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
+          .valid_at, .invalid_at, .metadata, .status, .key} AS a,
+       score, 1.0 - vec.cosineDistance(c.embedding, vecf32($vector)) AS sim, via,
+       [s IN steps WHERE size(s) > 0 | s][..3] AS paths
