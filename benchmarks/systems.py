@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from falkmem.routing.router import RouterConfig
 
-Sweep = Literal["default", "quick", "real"]
-SWEEPS = ("default", "quick", "real")
+Sweep = Literal["default", "quick", "real", "tune"]
+SWEEPS = ("default", "quick", "real", "tune")
 
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
@@ -17,6 +17,15 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "graph-weight-1": {"graph_weight": 1.0},
     "graph-weight-6": {"graph_weight": 6.0},
     "rerank": {},
+    "rrf": {"fusion": "rrf", "keyword_weight": 1.0, "graph_weight": 1.0},
+    "graph-weight-0.5": {"graph_weight": 0.5},
+    "graph-weight-1.5": {"graph_weight": 1.5},
+    "keyword-weight-0.1": {"keyword_weight": 0.1},
+    "keyword-weight-0.4": {"keyword_weight": 0.4},
+    "head-weight-1": {"graph_head_weight": 1.0},
+    "seeds-5": {"graph_seed_k": 5},
+    "no-guard": {"fusion_guard": False},
+    "router-cue": {"router_require_cue": True},
 }
 """Settings overrides of each extra ``Memory`` instance (same store, same embedder)."""
 
@@ -63,8 +72,18 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
         System("vector route (vector+keyword)", "baseline", route="vector"),
         System("default (settings)", "router"),
     ]
-    if sweep == "real":  # few systems: a real-data run is mostly ingest and searches
-        extra = [System("always-hybrid hops=2", "hybrid", route="hybrid", max_hops=2, params={"max_hops": 2})]
+    if sweep in ("real", "tune"):  # few systems: a real-data run is mostly ingest and searches
+        extra = [
+            System("default hops=2", "hybrid", max_hops=2, params={"max_hops": 2}),
+            System("always-hybrid hops=1", "hybrid", route="hybrid", max_hops=1, params={"max_hops": 1}),
+            System("rank fusion (RRF)", "fusion", instance="rrf", params=INSTANCES["rrf"]),
+        ]
+        if sweep == "tune":  # one setting moved at a time from the defaults
+            extra += [
+                System(name, "tune", instance=name, params=INSTANCES[name])
+                for name in ("graph-weight-0.5", "graph-weight-1.5", "keyword-weight-0.1", "keyword-weight-0.4",
+                             "head-weight-1", "seeds-5", "no-guard", "router-cue")
+            ]  # fmt: skip
     elif sweep == "quick":
         extra = [
             _router(1, False),
