@@ -1,4 +1,5 @@
-"""Health checks of a falkmem installation: server, module, timeouts, models, tenant indexes."""
+"""Health checks of a falkmem installation: server, module, timeouts, the embedded server's
+crashes and orphans, models, tenant indexes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any, Literal
 from ..embedding.base import embed_checked
 from ..errors import FalkmemError
 from ..memory import Memory
+from ..storage import serverlog
 from ..storage.migrations import SCHEMA_VERSION
 from .stats import index_rows, tenant_summary
 
@@ -145,6 +147,49 @@ def _tenant(mem: Memory, tenant_id: str) -> Check:
     return Check(name, status, detail)
 
 
+def _server_log(mem: Memory) -> Check:
+    """Crashes (and kills) recorded in the embedded server's log since its last clean start."""
+    server = mem._engine.store.server
+    assert server is not None
+    if server.replay_marker.exists():
+        return Check(
+            "server-log", "fail",
+            f"the server died replaying its append-only file; see {server.replay_marker} and {server.log_file}",
+        )  # fmt: skip
+    found = serverlog.unclean_stops(server.log_file)
+    if not found:
+        return Check("server-log", "ok", f"no crash since the last clean start ({server.log_file})")
+    parts = []
+    for e in found[-3:]:
+        if e.kind == "crash":
+            parts.append(f"crashed at {e.time} ({e.detail}, pid {e.pid})")
+        else:
+            parts.append(f"was killed before {e.time} (pid {e.pid}, no clean shutdown)")
+    more = f" ({len(found)} in all)" if len(found) > 3 else ""
+    return Check(
+        "server-log", "warn",
+        f"since its last clean start the server {'; '.join(parts)}{more}; it was restarted from its"
+        f" append-only file. The crash report is in {server.log_file}",
+    )  # fmt: skip
+
+
+def _orphans(mem: Memory) -> Check:
+    """Servers of this store that nothing will stop (unknown to its state, or without clients
+    and watchdog)."""
+    server = mem._engine.store.server
+    assert server is not None
+    st = server.status()
+    if st["orphans"]:
+        pids = ", ".join(str(p) for p in st["orphans"])
+        return Check(
+            "orphans", "warn",
+            f"orphaned server process(es) of {server.data_dir}: {pids}; stop them (kill {pids})"
+            " once no falkmem process uses the store",
+        )  # fmt: skip
+    keep = "long-lived (falkmem server stop)" if st["keep_alive"] else f"watchdog pid {st['watchdog']}"
+    return Check("orphans", "ok", f"one server (pid {st['pid']}, {keep}), clients {st['clients']}")
+
+
 def doctor(mem: Memory, *, tenants: list[str] | None = None) -> list[Check]:
     """Run every check and return the findings (it never raises for a failed check).
 
@@ -155,6 +200,9 @@ def doctor(mem: Memory, *, tenants: list[str] | None = None) -> list[Check]:
     checks: list[Check] = []
     checks += _guard("server", lambda: _server(mem))
     checks += _guard("timeouts", lambda: _timeouts(mem))
+    if mem._engine.store.server is not None:  # the embedded store
+        checks += _guard("server-log", lambda: _server_log(mem))
+        checks += _guard("orphans", lambda: _orphans(mem))
     checks += _guard("embedder", lambda: _embedder(mem))
     checks += _guard("reranker", lambda: _reranker(mem))
     try:

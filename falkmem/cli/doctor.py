@@ -16,7 +16,9 @@ from .output import EXIT_FAILURE, emit_json, json_option, state, table
 @click.pass_context
 def doctor(ctx: click.Context, tenant_ids: tuple[str, ...], as_json: bool) -> None:
     """Check the installation: server and module versions, server timeouts (warns when
-    none), whether the embedder and the configured reranker load, each tenant's indexes.
+    none), for the embedded store a crash in server.log since its last clean start (with its
+    time) and any orphaned server, whether the embedder and the configured reranker load,
+    each tenant's indexes.
 
     Exit 1 when a check fails; warnings keep exit 0.
     """

@@ -33,7 +33,7 @@ def server() -> None:
     within seconds after the last client process exits; `start` keeps it running."""
 
 
-@server.command()
+@server.command(epilog="Example:\n\n    falkmem --path ./mem server start --json")
 @json_option
 @click.pass_context
 def start(ctx: click.Context, as_json: bool) -> None:
@@ -49,7 +49,7 @@ def start(ctx: click.Context, as_json: bool) -> None:
         pairs(list(out.items()))
 
 
-@server.command()
+@server.command(epilog="Example:\n\n    falkmem --path ./mem server stop")
 @click.option("--force", is_flag=True, help="Stop it even while processes have the store open.")
 @json_option
 @click.pass_context
@@ -62,7 +62,7 @@ def stop(ctx: click.Context, force: bool, as_json: bool) -> None:
         click.echo("stopped" if stopped else "not running")
 
 
-@server.command()
+@server.command(epilog="Example:\n\n    falkmem --path ./mem server status --json")
 @json_option
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:

@@ -127,22 +127,23 @@ def _alive(pid: int) -> bool:
 _PROC = Path("/proc")
 
 
-def _serves(pid: int, data_dir: Path) -> bool:
+def _serves(pid: int, data_dir: Path, *, unknown: bool = True) -> bool:
     """Whether ``pid`` is a redis-server of ``data_dir`` (it runs with ``--dir`` as its cwd).
 
-    A pid reused by another process after a crash is not. Where ``/proc`` is missing, any
-    live pid is taken for the server.
+    A pid reused by another process after a crash is not. Where ``/proc`` is missing or the
+    process cannot be inspected, the answer is ``unknown`` for a live pid.
     """
     if not (_PROC / "self").exists():
-        return _alive(pid)
+        return unknown and _alive(pid)
     try:
-        cmd = (_PROC / str(pid) / "cmdline").read_bytes()
+        if b"redis-server" not in (_PROC / str(pid) / "cmdline").read_bytes():
+            return False
         cwd = os.readlink(_PROC / str(pid) / "cwd")
     except PermissionError:
-        return _alive(pid)
+        return unknown and _alive(pid)
     except OSError:
         return False
-    return b"redis-server" in cmd and Path(cwd) == data_dir.resolve()
+    return Path(cwd) == data_dir.resolve()
 
 
 def server_processes(data_dir: Path) -> set[int]:
@@ -151,7 +152,7 @@ def server_processes(data_dir: Path) -> set[int]:
     if not (_PROC / "self").exists():
         return out
     for entry in _PROC.iterdir():
-        if entry.name.isdigit() and _serves(int(entry.name), data_dir):
+        if entry.name.isdigit() and _serves(int(entry.name), data_dir, unknown=False):
             out.add(int(entry.name))
     return out
 

@@ -71,7 +71,9 @@ def wait_no_server(data_dir: Path, timeout: float = 10.0) -> float:
     started = time.monotonic()
     while server_pids(data_dir):
         if time.monotonic() - started > timeout:
-            raise AssertionError(f"server of {data_dir} still running after {timeout} s: {server_pids(data_dir)}")
+            raise AssertionError(
+                f"server of {data_dir} still running after {timeout} s: {server_pids(data_dir)}"
+            )
         time.sleep(0.05)
     return time.monotonic() - started
 
@@ -140,7 +142,9 @@ class _Writer(threading.Thread):
     def __init__(self, mem: Memory, n: int) -> None:
         super().__init__(daemon=True)
         self.t = mem.tenant("busy")
-        self.records = [{"id": f"w{i:05d}", "text": f"Written memory {i} of the busy writer."} for i in range(n)]
+        self.records = [
+            {"id": f"w{i:05d}", "text": f"Written memory {i} of the busy writer."} for i in range(n)
+        ]
         self.acked: list[str] = []
         self.error: BaseException | None = None
 
@@ -375,3 +379,60 @@ def test_keep_alive_server_and_server_cli(data_dir: Path) -> None:
     with open_mem(data_dir) as m:
         assert m.tenant("warm").count() == 1
     wait_no_server(data_dir)
+
+
+# --- issue 15 item 5: doctor -----------------------------------------------------------------------
+
+
+def _doctor(data_dir: Path) -> dict[str, dict[str, str]]:
+    out = CliRunner().invoke(
+        cli, ["--path", str(data_dir), "doctor", "--json"], obj={"embedder": HashEmbedder(64)}
+    )
+    assert out.output, out
+    return {c["name"]: c for c in json.loads(out.output)["checks"]}
+
+
+def test_doctor_reports_a_server_crash_with_its_time(data_dir: Path) -> None:
+    with open_mem(data_dir) as m:
+        m.tenant("crash").add("Before the crash.", id="c1")
+        checks = _doctor(data_dir)
+        assert checks["server-log"]["status"] == "ok", checks["server-log"]
+        pid = recorded_pid(data_dir)
+        os.kill(pid, signal.SIGSEGV)  # the server's crash handler writes its report to server.log
+        deadline = time.monotonic() + 10
+        while pid in server_pids(data_dir) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert m.tenant("crash").count() == 1  # restarted by the next call
+        checks = _doctor(data_dir)
+    crash = checks["server-log"]
+    assert crash["status"] == "warn" and "crashed" in crash["detail"] and "signal 11" in crash["detail"], (
+        crash
+    )
+    log = (data_dir / "server.log").read_text()
+    when = next(ln for ln in log.splitlines() if "crashed by signal" in ln).split(" ", 1)[1][:20]
+    assert when in crash["detail"], (when, crash["detail"])
+
+
+def test_doctor_reports_an_orphaned_server(data_dir: Path) -> None:
+    from falkmem.storage.embedded import binaries
+
+    with open_mem(data_dir) as m:
+        m.tenant("orphan").add("One memory.", id="o1")
+        checks = _doctor(data_dir)
+        assert checks["orphans"]["status"] == "ok", checks["orphans"]
+        # A server of this directory that the store does not know about (left by a crash of an
+        # older falkmem, or started by hand).
+        server, _module = binaries()
+        stray = subprocess.Popen([str(server), "--port", "0", "--unixsocket", str(data_dir / "stray.sock"),
+                                  "--save", "", "--appendonly", "no"], cwd=data_dir,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            deadline = time.monotonic() + 10
+            while stray.pid not in server_pids(data_dir) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            checks = _doctor(data_dir)
+            assert checks["orphans"]["status"] == "warn", checks["orphans"]
+            assert str(stray.pid) in checks["orphans"]["detail"]
+        finally:
+            stray.kill()
+            stray.wait()
