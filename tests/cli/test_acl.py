@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 import redis
@@ -15,23 +16,25 @@ from .conftest import Invoke
 
 
 @pytest.fixture
-def socket_path(mem: Memory, store_path: Path) -> str:
-    if mem._engine.store.server is None:
-        pytest.skip("needs the embedded store (its unix socket)")
-    return str(json.loads((store_path / "server.json").read_text())["socket"])
-
-
-@pytest.fixture
 def server_url(mem: Memory, store_path: Path) -> str:
-    """The session's server as a URL without credentials (the embedded store's unix socket)."""
+    """The session's server as an operator URL: FALKMEM_TEST_URL, or the embedded store's socket."""
     url = os.environ.get("FALKMEM_TEST_URL")
     if url:
         return url
     return "unix://" + str(json.loads((store_path / "server.json").read_text())["socket"])
 
 
-def _can_log_in(server_url: str, user: str, password: str) -> bool:
-    raw = redis.Redis.from_url(server_url, username=user, password=password, decode_responses=True)
+@pytest.fixture
+def user_url(server_url: str) -> str:
+    """The same server without the operator's credentials (redis-py lets a URL's win)."""
+    scheme, _, rest = server_url.partition("://")
+    rest, _, query = rest.rpartition("@")[2].partition("?")
+    kept = [(k, v) for k, v in parse_qsl(query) if k not in ("username", "password")]
+    return f"{scheme}://{rest}" + (f"?{urlencode(kept)}" if kept else "")
+
+
+def _can_log_in(user_url: str, user: str, password: str) -> bool:
+    raw = redis.Redis.from_url(user_url, username=user, password=password, decode_responses=True)
     try:
         return bool(raw.ping())
     except redis.exceptions.AuthenticationError:
@@ -49,7 +52,7 @@ def _user_exists(server_url: str, user: str) -> bool:
 
 
 def test_grant_reads_the_password_from_a_hidden_prompt(
-    invoke: Invoke, tenant_id: str, server_url: str, tenants_to_drop: list[str]
+    invoke: Invoke, tenant_id: str, user_url: str, tenants_to_drop: list[str]
 ) -> None:
     tenants_to_drop.append(tenant_id)
     user = f"p-{tenant_id}"
@@ -58,15 +61,15 @@ def test_grant_reads_the_password_from_a_hidden_prompt(
         r = invoke("tenants", "grant", tenant_id, "--user", user, "--password", input="pw-typed\npw-typed\n")
         assert r.exit_code == 0, r.output
         assert "pw-typed" not in r.output  # not echoed, not printed back
-        assert _can_log_in(server_url, user, "pw-typed")
+        assert _can_log_in(user_url, user, "pw-typed")
         r = invoke("tenants", "grant", tenant_id, "--user", user, "--password", input="one\nother\n")
-        assert r.exit_code != 0 and _can_log_in(server_url, user, "pw-typed")  # mismatch: unchanged
+        assert r.exit_code != 0 and _can_log_in(user_url, user, "pw-typed")  # mismatch: unchanged
     finally:
         invoke("tenants", "revoke", tenant_id, "--user", user)
 
 
 def test_grant_reads_the_password_from_stdin(
-    invoke: Invoke, tenant_id: str, server_url: str, tenants_to_drop: list[str]
+    invoke: Invoke, tenant_id: str, user_url: str, tenants_to_drop: list[str]
 ) -> None:
     tenants_to_drop.append(tenant_id)
     user = f"s-{tenant_id}"
@@ -77,7 +80,7 @@ def test_grant_reads_the_password_from_stdin(
         )
         assert r.exit_code == 0, r.output
         assert json.loads(r.stdout)["password"] is None and "pw-piped" not in r.output
-        assert _can_log_in(server_url, user, "pw-piped")
+        assert _can_log_in(user_url, user, "pw-piped")
         r = invoke("tenants", "grant", tenant_id, "--user", user, "--password-stdin", input="\n")
         assert r.exit_code == 2 and "password" in r.stderr  # empty: refused
     finally:
@@ -97,7 +100,7 @@ def test_grant_refuses_a_password_on_the_command_line(
 
 
 def test_granted_user_cannot_read_server_wide_info(
-    invoke: Invoke, tenant_id: str, server_url: str, hash_embedder: object, tenants_to_drop: list[str]
+    invoke: Invoke, tenant_id: str, user_url: str, hash_embedder: object, tenants_to_drop: list[str]
 ) -> None:
     tenants_to_drop.append(tenant_id)
     user = f"i-{tenant_id}"
@@ -105,7 +108,7 @@ def test_granted_user_cannot_read_server_wide_info(
     r = invoke("tenants", "grant", tenant_id, "--user", user, "--json")
     assert r.exit_code == 0, r.output
     password = json.loads(r.stdout)["password"]
-    raw = redis.Redis.from_url(server_url, username=user, password=password, decode_responses=True)
+    raw = redis.Redis.from_url(user_url, username=user, password=password, decode_responses=True)
     try:
         # INFO with no section, and the sections with key counts and the client list: refused.
         for args in (
@@ -121,7 +124,7 @@ def test_granted_user_cannot_read_server_wide_info(
         assert "cluster_enabled" in raw.info("cluster")  # what falkmem's cluster probe reads
     finally:
         raw.close()
-    with Memory(url=server_url, username=user, password=password, embedder=hash_embedder) as m:
+    with Memory(url=user_url, username=user, password=password, embedder=hash_embedder) as m:
         m.tenant(tenant_id).add("Priya leads the Atlas team.", id="a1")
         assert m.tenant(tenant_id).count() == 1
     assert invoke("tenants", "revoke", tenant_id, "--user", user).exit_code == 0
@@ -131,7 +134,8 @@ def test_granted_user_is_confined_to_its_tenant(
     invoke: Invoke,
     mem: Memory,
     tenant_id: str,
-    socket_path: str,
+    server_url: str,
+    user_url: str,
     hash_embedder: object,
     tenants_to_drop: list[str],
 ) -> None:
@@ -148,7 +152,7 @@ def test_granted_user_is_confined_to_its_tenant(
     g = json.loads(r.stdout)
     assert g["tenants"] == [mine] and g["password"] and "+@all" not in g["commands"]
 
-    raw = redis.Redis(unix_socket_path=socket_path, decode_responses=True)
+    raw = redis.Redis.from_url(server_url, decode_responses=True)
     try:
         rules = raw.execute_command("ACL", "GETUSER", user)
         flat = json.dumps(rules)
@@ -156,7 +160,7 @@ def test_granted_user_is_confined_to_its_tenant(
     finally:
         raw.close()
 
-    url = f"unix://{socket_path}"
+    url = user_url
     with Memory(url=url, username=user, password=g["password"], embedder=hash_embedder) as m:
         t = m.tenant(mine)
         t.add("Priya leads the Atlas team.", id="a1", entities=["Atlas team"])
@@ -186,7 +190,7 @@ def test_granted_user_is_confined_to_its_tenant(
 
 
 def test_a_user_can_hold_two_tenants_and_lose_one(
-    invoke: Invoke, tenant_id: str, socket_path: str, tenants_to_drop: list[str]
+    invoke: Invoke, tenant_id: str, tenants_to_drop: list[str]
 ) -> None:
     a, b = tenant_id + "-x", tenant_id + "-y"
     tenants_to_drop.extend([a, b])

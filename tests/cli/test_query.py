@@ -41,29 +41,16 @@ def test_search_shapes(invoke: Invoke, seeded: Tenant) -> None:
     assert invoke("search", seeded.id, "x", "--k", "0").exit_code == 2
 
 
-def _has(name: str) -> bool:
-    import inspect
-
-    fn = getattr(Tenant, name, None)
-    return fn is not None and (name != "search" or "route" in inspect.signature(fn).parameters)
-
-
-hybrid = pytest.mark.xfail(
-    not (_has("context") and _has("explain") and _has("search")),
-    reason="hybrid retrieval not merged yet",
-    strict=False,
-)
-
-
-@hybrid
 def test_search_route(invoke: Invoke, seeded: Tenant) -> None:
     for route in ("vector", "hybrid"):
         r = invoke("search", seeded.id, "How is Priya connected to Helios?", "--route", route, "--json")
         assert r.exit_code == 0, r.stderr
-        assert json.loads(r.stdout)["query_route"] == route
+        out = json.loads(r.stdout)
+        assert out["query_route"] == route
+        if route == "hybrid":  # the graph reaches both memories about Priya and Helios
+            assert {"q1", "q2"} <= {h["id"] for h in out["hits"][:2]}
 
 
-@hybrid
 def test_context(invoke: Invoke, seeded: Tenant) -> None:
     r = invoke("context", seeded.id, "What does the Atlas team build?", "--budget", "60", "--json")
     assert r.exit_code == 0, r.stderr
@@ -74,7 +61,6 @@ def test_context(invoke: Invoke, seeded: Tenant) -> None:
     assert invoke("context", seeded.id, "q", "--budget", "0").exit_code == 2
 
 
-@hybrid
 def test_explain(invoke: Invoke, seeded: Tenant) -> None:
     r = invoke("explain", seeded.id, "How is Priya connected to Project Helios?", "--json")
     assert r.exit_code == 0, r.stderr

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from falkmem import Memory, Tenant
+from falkmem import Memory
 from falkmem.embedding.minilm import SentenceTransformerEmbedder
 from falkmem.storage.cluster import FalkmemCluster
 from falkmem.testing import HashEmbedder
@@ -107,8 +106,6 @@ def test_minilm_add_and_search(
 
 
 def test_hybrid_route(local_cluster: LocalCluster, cmem: Memory) -> None:
-    if "route" not in inspect.signature(Tenant.search).parameters:
-        pytest.skip("Tenant.search has no route argument yet (hybrid retrieval not built)")
     for tid in tenants_on_distinct_shards(local_cluster, "hybrid").values():
         t = cmem.tenant(tid)
         t.add(
@@ -126,10 +123,6 @@ def test_hybrid_route(local_cluster: LocalCluster, cmem: Memory) -> None:
 
 
 def test_history(local_cluster: LocalCluster, cmem: Memory) -> None:
-    if not hasattr(Tenant, "history"):
-        pytest.skip("Tenant.history is not implemented yet (memory evolution not built)")
-    if "key" not in inspect.signature(Tenant.history).parameters:
-        pytest.skip("Tenant.history takes no key argument; update this test to its signature")
     for tid in tenants_on_distinct_shards(local_cluster, "history").values():
         t = cmem.tenant(tid)
         t.add("Dana lives in Lisbon.", id="v1", key="dana-city", at="2024-01-01T00:00:00Z")
