@@ -134,3 +134,52 @@ def test_http_address_parsing() -> None:
         with pytest.raises(InputError) as err:
             parse_http(bad)
         assert err.value.field == "http"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_streamable_http_server_on_loopback(mem: Memory, tenant: Tenant, store_path: Path) -> None:
+    import subprocess
+    import time
+
+    port = _free_port()
+    url = os.environ.get("FALKMEM_TEST_URL")
+    where = ["--url", url] if url else ["--path", str(store_path)]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from falkmem.cli import main; main()", *where, "mcp", "--tenant", tenant.id,
+         "--http", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+
+        async def scenario() -> tuple[Any, Any]:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                        r = await client.call_tool("remember", {"text": "Lena runs the Lisbon office."})
+                        found = await client.call_tool(
+                            "recall", {"query": "Who runs the Lisbon office?", "k": 1}
+                        )
+                        return r, found
+                except Exception:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.5)
+
+        r, found = asyncio.run(scenario())
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert (
+        not r.is_error and found.structured_content["memories"][0]["text"] == "Lena runs the Lisbon office."
+    )
+    assert f"http://127.0.0.1:{port}/mcp" in err  # loopback by default
+    assert tenant.count() == 1
