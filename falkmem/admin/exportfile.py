@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable
 from typing import Any, TypeGuard
 
+from ..ingest import caps
 from ..storage.migrations import SCHEMA_VERSION
 from .records import BadLines, _Problems
 
@@ -123,6 +124,12 @@ def _check_line(
         ident = props.get(key)
         if not isinstance(ident, str) or not ident:
             problems.add(number, f"props.{key} must be a non-empty string")
+            return
+        if caps.size(ident) > caps.KEY_MAX_BYTES:  # a unique key the engine cannot hold (issue 15)
+            problems.add(
+                number,
+                f"props.{key} is {caps.size(ident)} bytes; the limit is {caps.KEY_MAX_BYTES} (docs/limits.md)",
+            )
             return
         if ident in seen[kind]:
             problems.add(number, f"duplicate {kind} {key}")

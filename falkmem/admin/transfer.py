@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import DimensionMismatch, FalkmemError, InputError, StorageError, TenantExists
+from ..ingest import caps
 from ..memory import Memory
 from ..storage.cypher import query
 from ..tenancy.ids import validate_tenant_id
@@ -216,6 +217,7 @@ def _write_all(
         if kind in NODE_TYPES:
             _, key, plural = NODE_TYPES[kind]
             target = (kind, f"import_{plural}")
+            caps.require(f"{kind}.{key}", obj["props"][key], f"an imported {kind} {key}")
             row: dict[str, Any] = {key: obj["props"][key], "props": obj["props"]}
             size = page
         elif kind == "artifact":
@@ -226,6 +228,7 @@ def _write_all(
                 )
             target = ("artifact", "import_artifacts")
             props = {k: v for k, v in obj["props"].items() if k != "embedding"}
+            caps.require("artifact.id", props["id"], "an imported artifact id")
             row = {
                 "id": props["id"], "props": props, "embedding": emb, "references": obj.get("references") or [],
                 "sessions": obj.get("sessions") or [], "agents": obj.get("agents") or [],

@@ -67,7 +67,8 @@ def short_name(name: str) -> str:
     return _cut(name, KEY_MAX_BYTES - 3).rstrip() + "…"
 
 
-def _require(field: str, value: str | None, what: str) -> None:
+def require(field: str, value: str | None, what: str = "the value") -> None:
+    """Refuse ``value`` over the cap with an :class:`InputError` naming ``field``."""
     if value is not None and size(value) > KEY_MAX_BYTES:
         raise InputError(
             field,
@@ -84,20 +85,20 @@ def check_given(p: Prepared) -> dict[str, str]:
         InputError: a value is over :data:`KEY_MAX_BYTES`; the field is named.
     """
     for field in _SCALARS:
-        _require(field, getattr(p, field), "the value")
+        require(field, getattr(p, field), "the value")
     if p.key is not None:
-        _require("key", normalise_key(p.key), "the key")
+        require("key", normalise_key(p.key), "the key")
     given: dict[str, str] = {}
     for name, _ in p.entities:
-        _require("entities", name, "an entity name")
+        require("entities", name, "an entity name")
         key = canonical_key(name, field="entities")
-        _require("entities", key, "an entity key")
+        require("entities", key, "an entity key")
         given.setdefault(key, "entities")
     for s, _, o in p.triples:
         for part in (s, o):
-            _require("triples", part, "a triple's entity name")
+            require("triples", part, "a triple's entity name")
             key = canonical_key(part, field="triples")
-            _require("triples", key, "a triple's entity key")
+            require("triples", key, "a triple's entity key")
             given.setdefault(key, "triples")
     return given
 
@@ -110,10 +111,10 @@ def enforce(row: dict[str, Any], p: Prepared) -> None:
     """
     check_given(p)
     for field in _SCALARS:
-        _require(field, row.get(field), "the value")
+        require(field, row.get(field), "the value")
     if row.get("key") is not None:
         if p.key is not None:
-            _require("key", row["key"], "the key")
+            require("key", row["key"], "the key")
         else:
             row["key"] = stable_key(row["key"])  # derived from (capped) entity keys
     for e in row["entities"]:
@@ -125,4 +126,7 @@ def enforce(row: dict[str, Any], p: Prepared) -> None:
             t["label"] = short_name(t["label"])
 
 
-__all__ = ["ENGINE_UNIQUE_LIMIT_BYTES", "KEY_MAX_BYTES", "check_given", "enforce", "short_name", "stable_key"]
+__all__ = [
+    "ENGINE_UNIQUE_LIMIT_BYTES", "KEY_MAX_BYTES", "check_given", "enforce", "require", "short_name", "size",
+    "stable_key",
+]  # fmt: skip

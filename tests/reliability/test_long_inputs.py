@@ -259,3 +259,47 @@ def test_hostile_lengths_never_crash_the_server(
     record(name, **figs)
     assert figs["examples"] >= examples * 0.9 and figs["server_survived"] == figs["examples"]
     assert figs.get("stored", 0) > 0
+
+
+# --- the import path (a hostile export file) ------------------------------------------------------
+
+
+def _hostile_export(lmem: Memory, canary: Canary) -> list[dict[str, Any]]:
+    from falkmem.admin import export_tenant
+
+    lines = list(export_tenant(lmem, canary.tenant.id))
+    for obj in lines:
+        if obj.get("type") == "entity":
+            long_key = "p" * 5000
+            old = obj["props"]["key"]
+            obj["props"]["key"] = long_key
+            for other in lines:  # keep the file consistent: references and edges follow the key
+                for ref in other.get("references") or []:
+                    if ref.get("key") == old:
+                        ref["key"] = long_key
+                if other.get("type") == "edge" and other.get("rel") == "RELATED_TO":
+                    other["src"] = long_key if other["src"] == old else other["src"]
+                    other["dst"] = long_key if other["dst"] == old else other["dst"]
+            break
+    return lines
+
+
+def test_import_of_an_over_long_key_is_refused(lmem: Memory, canary: Canary) -> None:
+    """An export file is caller input too: a 5,000-byte entity key must not reach the engine."""
+    import json
+
+    from falkmem.admin import import_lines, read_export
+
+    lines = _hostile_export(lmem, canary)
+    with pytest.raises(InputError) as err:
+        read_export(json.dumps(o) for o in lines)
+    assert "1024" in str(getattr(err.value, "problems", err.value)), err.value
+    lmem.drop_tenant("long-import")
+    try:
+        with pytest.raises(InputError) as err2:
+            import_lines(lmem, "long-import", iter(lines))
+        assert "key" in err2.value.field
+        assert not lmem.has_tenant("long-import") or lmem.tenant("long-import").count() == 0
+    finally:
+        lmem.drop_tenant("long-import")
+    canary.check()
