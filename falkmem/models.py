@@ -56,7 +56,13 @@ class Record(BaseModel):
 
 
 class Hit(BaseModel):
-    """One recalled memory. ``score`` is higher-is-better; its scale depends on the route."""
+    """One recalled memory, in rank order.
+
+    ``score`` is the fused score (higher is better), on one scale for every hit of a result;
+    ``rerank_score`` is the cross-encoder's score when this memory was in the reranked head
+    (None otherwise, and whenever no reranker ran). With a reranker the order follows
+    ``rerank_score`` within the head, so order, not ``score``, is the final ranking.
+    """
 
     model_config = ConfigDict(frozen=True)
     id: str
@@ -75,6 +81,8 @@ class Hit(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     channels: dict[str, int] = Field(default_factory=dict)
     """The rank this memory had in each retrieval channel that found it (1 = first)."""
+    rerank_score: float | None = None
+    """The reranker's score, for the memories it reranked."""
 
 
 class SearchResult(BaseModel):
@@ -146,6 +154,7 @@ class Explain(BaseModel):
     channels: dict[str, list[tuple[str, float]]]
     fused: list[tuple[str, float]]
     reranked: list[tuple[str, float]]
+    """The reranked head, by reranker score (empty when no reranker ran)."""
     reranker: str
     reranker_note: str
     paths: dict[str, list[list[tuple[str, str, str]]]]

@@ -215,8 +215,11 @@ class Tenant:
 
     def maintain(self, *, now: datetime | str | None = None) -> MaintainResult:
         """Apply the retention policy (``retention_days``, a TTL per kind, on ``created_at``)
-        and clean up orphan entities and empty sessions. ``now`` overrides the clock."""
-        return evo.maintain(self._engine, self.id, evo.as_of_timestamp(now, "now"))
+        and clean up orphan entities and empty sessions. ``now`` overrides the clock. Memories
+        written before metadata filters existed get the pairs those filters match."""
+        result = evo.maintain(self._engine, self.id, evo.as_of_timestamp(now, "now"))
+        batch.backfill_meta_kv(self._engine, self.id)
+        return result
 
     def consolidate(self, *, threshold: float | None = None, dry_run: bool = False) -> ConsolidateResult:
         """Link near-duplicate active memories under one canonical memory (no LLM).
@@ -380,7 +383,7 @@ class Tenant:
         return Explain(
             query_route=r.plan.route, plan=r.plan, channels=r.channels,
             fused=[(f.id, f.score) for f in r.fused],
-            reranked=[(f.id, f.rerank_score if f.rerank_score is not None else f.score) for f in r.reranked],
+            reranked=[(f.id, f.rerank_score) for f in r.reranked if f.rerank_score is not None],
             reranker=r.reranker, reranker_note=r.reranker_note,
             paths={i: [list(p) for p in ps] for i, ps in r.paths.items()},
             hits=tuple(r.hits), timings_ms=r.timings_ms, max_hops=r.plan.max_hops,
@@ -437,11 +440,12 @@ class Tenant:
         t = time.perf_counter()
         items = [
             ContextItem(
-                id=h.id, text=h.text, score=h.score, session=h.session, at=h.valid_at, kind=h.kind,
+                # rank order is the final ranking (a reranker may reorder the fused scores)
+                id=h.id, text=h.text, score=float(len(r.hits) - n_hit), session=h.session, at=h.valid_at, kind=h.kind,
                 triples=tuple(dict.fromkeys(tr for p in r.paths.get(h.id, ()) for tr in p)),
                 superseded=h.status == "superseded" and as_of is None,  # as_of: true then
             )
-            for h in r.hits
+            for n_hit, h in enumerate(r.hits)
         ]  # fmt: skip
         if include_history:
             items += evo.history_items(eng, self.id, r.hits)

@@ -34,8 +34,9 @@ def recency_weighted(
 ) -> list[Fused]:
     """Blend each candidate's relevance with its recency and re-sort.
 
-    Relevance (the rerank score when there is one, else the fused score) is min-max scaled to
-    [0, 1] over the candidates, so the blend works for any score scale (RRF, cosine, logits):
+    Relevance is the fused score min-max scaled to [0, 1] over the candidates; when a reranker
+    scored the head (its logits and the tail's fused scores are two scales) it is the rank
+    position instead (first 1, last 0). The blend:
     ``(1 - weight) * relevance + weight * recency_factor``. The blended value replaces the
     score (and the rerank score, when set). Ties keep the previous order.
 
@@ -51,7 +52,13 @@ def recency_weighted(
     """
     if weight <= 0 or not ranked:
         return list(ranked)
-    base = [f.rerank_score if f.rerank_score is not None else f.score for f in ranked]
+    if any(f.rerank_score is not None for f in ranked):
+        # reranker logits for the head, fused scores for the tail: two scales, so relevance
+        # comes from the rank instead (first = 1, last = 0)
+        n = len(ranked)
+        base = [1.0 - i / max(n - 1, 1) for i in range(n)]
+    else:
+        base = [f.score for f in ranked]
     lo, hi = min(base), max(base)
     span = (hi - lo) or 1.0
     scored: list[tuple[float, int, Fused]] = []

@@ -189,9 +189,8 @@ def retrieve(
             now=as_of if as_of is not None else time.time(),
         )  # fmt: skip
 
-    for f in out.reranked[:k]:
-        score = f.rerank_score if f.rerank_score is not None else f.score
-        out.hits.append(hit_from_row(rows[f.id], score, dict(f.ranks)))
+    for f in out.reranked[:k]:  # one scale per list: score is fused, rerank_score the reranker's
+        out.hits.append(hit_from_row(rows[f.id], f.score, dict(f.ranks), f.rerank_score))
     timings["total"] = _ms(t_all)
     out.timings_ms = timings
     return out

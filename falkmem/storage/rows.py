@@ -15,7 +15,9 @@ def _dt(value: Any) -> datetime | None:
     return datetime.fromtimestamp(float(value), tz=UTC)
 
 
-def hit_from_row(a: dict[str, Any], score: float, channels: dict[str, int] | None = None) -> Hit:
+def hit_from_row(
+    a: dict[str, Any], score: float, channels: dict[str, int] | None = None, rerank_score: float | None = None
+) -> Hit:
     """A ``Hit`` from an ``a {.id, .text, ...}`` projection."""
     raw_meta = a.get("metadata")
     try:
@@ -38,4 +40,5 @@ def hit_from_row(a: dict[str, Any], score: float, channels: dict[str, int] | Non
         key=a.get("key"),
         metadata=meta if isinstance(meta, dict) else {},
         channels=dict(channels or {}),
+        rerank_score=rerank_score,
     )

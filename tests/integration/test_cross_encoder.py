@@ -121,3 +121,32 @@ def test_missing_model_raises_or_falls_back(tmp_path: Path) -> None:
 def test_uncached_hub_name_fails_offline() -> None:
     outcome = load_reranker("falkmem-test/definitely-not-cached-cross-encoder", on_error="fallback")
     assert outcome.fell_back and isinstance(outcome.reranker, NoReranker)
+
+
+def test_search_with_a_reranker_keeps_one_score_scale(
+    tiny_cross_encoder: Path, embedder: object, tmp_path: Path
+) -> None:
+    """Issue 12 item 6: hits used to carry the reranker's logit for the head and the fused
+    score for the tail; recency and context() then compared the two scales."""
+    from falkmem import Memory
+
+    texts = [f"Passage {i} about the Helios launch and team number {i}." for i in range(12)]
+    url = os.environ.get("FALKMEM_TEST_URL")
+    where = {"url": url} if url else {"path": tmp_path / "store"}
+    with Memory(**where, embedder=embedder, reranker=str(tiny_cross_encoder), rerank_top_n=4) as mem:  # type: ignore[arg-type]
+        t = mem.tenant("t-rerank-scale")
+        mem.drop_tenant(t.id)
+        try:
+            t.add_many([{"id": f"m{i}", "text": x} for i, x in enumerate(texts)])
+            r = t.search("Helios launch team", k=10)
+            assert r.reranker.startswith("cross-encoder:")
+            head, tail = r.hits[:4], r.hits[4:]
+            assert all(h.rerank_score is not None for h in head) and all(h.rerank_score is None for h in tail)
+            assert [h.rerank_score for h in head] == sorted((h.rerank_score for h in head), reverse=True)  # type: ignore[type-var]
+            fused = {i: s for i, s in t.explain("Helios launch team", k=10).fused}
+            assert all(h.score == pytest.approx(fused[h.id]) for h in r.hits)  # one scale: fused
+            assert max(h.score for h in r.hits) <= 3.0  # fused scores, never logits (> 3 here)
+            ctx = t.context("Helios launch team", k=10, budget_tokens=2_000)
+            assert list(ctx.used)[: len(head)] == [h.id for h in head]  # reranked order kept
+        finally:
+            mem.drop_tenant(t.id)
