@@ -14,7 +14,7 @@ from .errors import InputError, LimitExceeded
 from .evolution.forget import erase_ids
 from .ingest.validate import valid_unicode
 from .models import ForgetResult, Hit, MemoryPage
-from .retrieval.filters import Filters
+from .retrieval.filters import Filters, metadata_pairs
 from .storage.cypher import query
 from .storage.rows import hit_from_row
 
@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("falkmem.batch")
 
-__all__ = ["check_ids", "delete_many", "embed_queries", "forget_filtered", "get_many", "list_page"]
+__all__ = [
+    "backfill_meta_kv", "check_ids", "delete_many", "embed_queries", "forget_filtered", "get_many", "list_page",
+]  # fmt: skip
 
 _ID_MAX = 256
 _MAX_ROUNDS = 10_000  # pages: a bound, so a writer adding as fast as we erase cannot loop us forever
@@ -147,3 +149,22 @@ def embed_queries(eng: Engine, tenant_id: str, texts: Sequence[str]) -> list[lis
     """All the query embeddings of ``search_many`` in one embedder call."""
     meta = eng.store.meta(tenant_id)
     return embed_checked(eng.embedder, list(texts), dimension=meta.dimension)
+
+
+def backfill_meta_kv(eng: Engine, tenant_id: str, *, page: int = 1000) -> int:
+    """Give memories written before metadata filters existed their ``meta_kv`` (so a
+    ``metadata=`` filter finds them); returns how many were updated. Idempotent."""
+    graph, ex = eng.store.graph(tenant_id), eng.store.executor
+    done = 0
+    for _ in range(_MAX_ROUNDS):
+        rows = ex.run(graph, query("evolve/missing_meta_kv"), {"limit": page})
+        if not rows:
+            break
+        todo = [{"id": str(r["id"]), "kv": metadata_pairs(r["metadata"]) or []} for r in rows]
+        ex.run(graph, query("evolve/set_meta_kv"), {"rows": todo})
+        done += len(todo)
+        if len(rows) < page:
+            break
+    if done:
+        log.info("backfill meta_kv tenant=%s artifacts=%d", tenant_id, done)
+    return done

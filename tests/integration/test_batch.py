@@ -144,3 +144,14 @@ def test_async_batch_calls(filled: Tenant) -> None:
     assert len(page) == 3 and all(h.user == "omar" for h in page) and page.next_cursor
     assert [len(r) for r in many] == [2, 2]
     assert gone.artifacts == 1 and set(forgot.ids) == {"m00"}
+
+
+def test_maintain_backfills_metadata_pairs_of_older_memories(filled: Tenant, mem: Memory) -> None:
+    from tests.helpers import test_query
+
+    mem.admin.executor.run(filled.graph, test_query("drop_meta_kv"))  # as written before filters existed
+    assert filled.search("apples", k=5, metadata={"batch": 1}).ids == []
+    filled.maintain()
+    got = filled.search("apples", k=5, metadata={"batch": 1})
+    assert got.ids and all(h.metadata["batch"] == 1 for h in got)
+    assert len(filled.list(metadata={"tag": "x"}, limit=100)) == 12
