@@ -149,7 +149,7 @@ def _tenant(mem: Memory, tenant_id: str) -> Check:
 
 def _server_log(mem: Memory) -> Check:
     """Crashes (and kills) recorded in the embedded server's log since its last clean start."""
-    server = mem._engine.store.server
+    server = mem.admin.store.server
     assert server is not None
     if server.replay_marker.exists():
         return Check(
@@ -176,7 +176,7 @@ def _server_log(mem: Memory) -> Check:
 def _orphans(mem: Memory) -> Check:
     """Servers of this store that nothing will stop (unknown to its state, or without clients
     and watchdog)."""
-    server = mem._engine.store.server
+    server = mem.admin.store.server
     assert server is not None
     st = server.status()
     if st["orphans"]:
@@ -200,7 +200,7 @@ def doctor(mem: Memory, *, tenants: list[str] | None = None) -> list[Check]:
     checks: list[Check] = []
     checks += _guard("server", lambda: _server(mem))
     checks += _guard("timeouts", lambda: _timeouts(mem))
-    if mem._engine.store.server is not None:  # the embedded store
+    if mem.admin.store.server is not None:  # the embedded store
         checks += _guard("server-log", lambda: _server_log(mem))
         checks += _guard("orphans", lambda: _orphans(mem))
     checks += _guard("embedder", lambda: _embedder(mem))
