@@ -19,7 +19,7 @@ from .output import emit_json, emit_nl, iso, json_option, nl_option, pairs, stat
 TENANT = click.argument("tenant_id", metavar="ID")
 
 
-@click.group(epilog="Example:\n\n    falkmem tenants list\n    falkmem tenants stats acme --json")
+@click.group(epilog="Example:\n\n\b\n    falkmem tenants list\n    falkmem tenants stats acme --json")
 def tenants() -> None:
     """Manage tenants: one FalkorDB graph per tenant (key falkmem:<ID>)."""
 
@@ -255,7 +255,7 @@ def migrate(ctx: click.Context, tenant_id: str, plan: bool, as_json: bool) -> No
 
 
 @tenants.command(
-    epilog="Examples:\n\n    falkmem tenants grant acme --user acme-app\n"
+    epilog="Examples:\n\n\b\n    falkmem tenants grant acme --user acme-app\n"
     "    falkmem tenants grant acme --user acme-app --password\n"
     '    printf %s "$PW" | falkmem tenants grant acme --user acme-app --password-stdin'
 )
