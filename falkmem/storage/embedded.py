@@ -381,8 +381,9 @@ class EmbeddedServer:
         with self._restart_lock, self._locked():
             if self._read_state() is not None:
                 return False
+            prior = self._recorded()
             started = time.monotonic()
-            info = self._start()
+            info = self._start(keep_alive=self.keep_alive or (prior is not None and prior.keep_alive))
             self._wait_loaded(info)
             self.restarts += 1
             log.warning(
@@ -527,7 +528,8 @@ class EmbeddedServer:
             self.state_file.unlink()
         raise self._replay_error(reason, aof)
 
-    def _start(self) -> ServerInfo:
+    def _start(self, *, keep_alive: bool | None = None) -> ServerInfo:
+        keep = self.keep_alive if keep_alive is None else keep_alive
         self._check_replay_marker()
         server, module = binaries()
         sock = _socket_path(self.data_dir)
@@ -572,9 +574,9 @@ class EmbeddedServer:
                 self._replay_failed(self._log_offset)
             time.sleep(0.02)
         pid = int(pidfile.read_text().strip())
-        info = ServerInfo(pid=pid, socket=str(sock), keep_alive=self.keep_alive, started_at=time.time())
+        info = ServerInfo(pid=pid, socket=str(sock), keep_alive=keep, started_at=time.time())
         self._write_state(info)
-        if not self.keep_alive:
+        if not keep:
             self._spawn_watchdog(pid)
         log.debug("embedded server started pid=%s", info.pid)
         return info

@@ -369,8 +369,12 @@ def test_keep_alive_server_and_server_cli(data_dir: Path) -> None:
     assert info["running"] is True and info["pid"] == pid and info["keep_alive"] is True
     with open_mem(data_dir) as m:
         m.tenant("warm").add("Kept warm.", id="k1")
+        kill9(pid)  # a crash of a long-lived server: the restarted one is long-lived too
+        assert m.tenant("warm").count() == 1
+        pid = recorded_pid(data_dir)
     time.sleep(3)  # past the watchdog's period: a long-lived server stays without clients
     assert server_pids(data_dir) == {pid}
+    assert json.loads((data_dir / "server.json").read_text())["keep_alive"] is True
     stop = runner.invoke(cli, ["--path", str(data_dir), "server", "stop"])
     assert stop.exit_code == 0, stop.output
     wait_no_server(data_dir, timeout=10)
