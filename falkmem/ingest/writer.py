@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -110,6 +111,81 @@ _WRITE_SEQ = itertools.count(1)
 share ``valid_at`` and ``created_at`` (one ``add_many`` call) by the order they were given."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Embedded:
+    """A batch after its first stage: deduplicated, existing ids skipped, vectors computed."""
+
+    todo: tuple[Prepared, ...]
+    vectors: dict[str, list[float]]
+    skipped: tuple[str, ...]
+
+
+def _embed_stage(
+    executor: Executor, graph: str, batch: Sequence[Prepared], *, embedder: Embedder, dimension: int
+) -> _Embedded:
+    """Drop repeated and existing ids, check supplied vectors, embed the rest (one call)."""
+    seen: set[str] = set()
+    unique: list[Prepared] = []
+    skipped: list[str] = []
+    for p in batch:
+        if p.id in seen:
+            skipped.append(p.id)
+        else:
+            seen.add(p.id)
+            unique.append(p)
+    for p in unique:
+        if p.embedding is not None and len(p.embedding) != dimension:
+            raise DimensionMismatch(
+                "embedding", f"record {p.id!r} has {len(p.embedding)} values; this tenant stores {dimension}"
+            )
+    existing = _existing(executor, graph, [p.id for p in unique])
+    todo = [p for p in unique if p.id not in existing]
+    skipped.extend(p.id for p in unique if p.id in existing)
+    need = [p for p in todo if p.embedding is None]
+    computed = iter(embed_checked(embedder, [p.text for p in need], dimension=dimension))
+    vectors = {p.id: (list(p.embedding) if p.embedding is not None else next(computed)) for p in todo}
+    return _Embedded(tuple(todo), vectors, tuple(skipped))
+
+
+def _write_stage(
+    executor: Executor,
+    graph: str,
+    embedded: _Embedded,
+    *,
+    now: float,
+    extractor: _Extractor | None,
+    known: Any,
+    attribution: Any,
+    key_policy: KeyPolicy | None,
+) -> WriteOutcome:
+    """Extract, build the rows and write them: one atomic create query (keyed versions of one
+    key aside, which go in separate rounds)."""
+    skipped = list(embedded.skipped)
+    if not embedded.todo:
+        return WriteOutcome((), tuple(skipped), ())
+    rows: list[dict[str, Any]] = []
+    keys: list[tuple[str, str]] = []
+    for p in embedded.todo:
+        ex = given_extraction(p)
+        if extractor is not None:
+            ex = ex.merge(extractor.extract(p.text, known=known, speaker=p.speaker))
+        attr = attribution(p) if attribution is not None else " ".join(x for x in (p.speaker, p.user) if x)
+        row = _row(p, embedded.vectors[p.id], ex, attr)
+        _set_key(row, p, ex, key_policy)
+        caps.enforce(row, p)  # every indexed string bounded, whatever the extractor (issue 15)
+        row["seq"] = next(_WRITE_SEQ)
+        rows.append(row)
+        keys.extend((e["key"], e["name"]) for e in row["entities"])
+    added: list[str] = []
+    for chunk in rounds(rows):  # a key's versions go in separate queries (see create_artifacts)
+        created = _create(executor, graph, chunk, now=now, skipped=skipped)
+        added.extend(created)
+        made = set(created)
+        restated = [r for r in chunk if r["id"] not in made and r["id"] not in skipped]
+        skipped.extend(_restated(executor, graph, restated))
+    return WriteOutcome(tuple(added), tuple(skipped), tuple(keys))
+
+
 def write_batch(
     executor: Executor,
     graph: str,
@@ -129,49 +205,67 @@ def write_batch(
         DimensionMismatch: a supplied or computed embedding has the wrong dimension.
         InputError, EmbeddingError, StorageError: nothing of the batch was written.
     """
-    seen: set[str] = set()
-    unique: list[Prepared] = []
-    skipped: list[str] = []
-    for p in batch:
-        if p.id in seen:
-            skipped.append(p.id)
-        else:
-            seen.add(p.id)
-            unique.append(p)
-    for p in unique:
-        if p.embedding is not None and len(p.embedding) != dimension:
-            raise DimensionMismatch(
-                "embedding", f"record {p.id!r} has {len(p.embedding)} values; this tenant stores {dimension}"
-            )
-    existing = _existing(executor, graph, [p.id for p in unique])
-    todo = [p for p in unique if p.id not in existing]
-    skipped.extend(p.id for p in unique if p.id in existing)
-    if not todo:
-        return WriteOutcome((), tuple(skipped), ())
-    need = [p for p in todo if p.embedding is None]
-    computed = iter(embed_checked(embedder, [p.text for p in need], dimension=dimension))
-    vectors = {p.id: (list(p.embedding) if p.embedding is not None else next(computed)) for p in todo}
-    rows: list[dict[str, Any]] = []
-    keys: list[tuple[str, str]] = []
-    for p in todo:
-        ex = given_extraction(p)
-        if extractor is not None:
-            ex = ex.merge(extractor.extract(p.text, known=known, speaker=p.speaker))
-        attr = attribution(p) if attribution is not None else " ".join(x for x in (p.speaker, p.user) if x)
-        row = _row(p, vectors[p.id], ex, attr)
-        _set_key(row, p, ex, key_policy)
-        caps.enforce(row, p)  # every indexed string bounded, whatever the extractor (issue 15)
-        row["seq"] = next(_WRITE_SEQ)
-        rows.append(row)
-        keys.extend((e["key"], e["name"]) for e in row["entities"])
-    added: list[str] = []
-    for chunk in rounds(rows):  # a key's versions go in separate queries (see create_artifacts)
-        created = _create(executor, graph, chunk, now=now, skipped=skipped)
-        added.extend(created)
-        made = set(created)
-        restated = [r for r in chunk if r["id"] not in made and r["id"] not in skipped]
-        skipped.extend(_restated(executor, graph, restated))
-    return WriteOutcome(tuple(added), tuple(skipped), tuple(keys))
+    embedded = _embed_stage(executor, graph, batch, embedder=embedder, dimension=dimension)
+    return _write_stage(
+        executor, graph, embedded,
+        now=now, extractor=extractor, known=known, attribution=attribution, key_policy=key_policy,
+    )  # fmt: skip
+
+
+def write_batches(
+    executor: Executor,
+    graph: str,
+    batches: Sequence[Sequence[Prepared]],
+    *,
+    embedder: Embedder,
+    dimension: int,
+    now: float,
+    extractor: _Extractor | None = None,
+    known: Any = None,
+    attribution: Any = None,
+    key_policy: KeyPolicy | None = None,
+    on_written: Callable[[int, WriteOutcome], None] | None = None,
+) -> list[WriteOutcome]:
+    """Write many batches at the embedder's pace: batch N+1 is embedded while batch N is
+    extracted and written.
+
+    A bounded two-stage pipeline: one worker thread embeds at most one batch ahead (checking
+    which ids exist first, so a rerun embeds nothing twice); this thread extracts and writes
+    the batches in order, each in one atomic query, after the previous batch was written and
+    ``on_written(index, outcome)`` was told (so extraction sees the entities the batches before
+    it wrote). The embedder runs outside the GIL and the write runs in the server, so on two
+    cores their work overlaps; each batch stays atomic and idempotent as with
+    :func:`write_batch`. An id repeated in a later batch is found by the unique constraint
+    when its batch is written, and skipped.
+
+    Raises:
+        The first error of a batch, after the batches before it were written; nothing of the
+        failing batch is written, and no batch after it.
+    """
+    outcomes: list[WriteOutcome] = []
+    if not batches:
+        return outcomes
+
+    def embed(i: int) -> _Embedded:
+        return _embed_stage(executor, graph, batches[i], embedder=embedder, dimension=dimension)
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="falkmem-embed") as pool:
+        ahead: Future[_Embedded] = pool.submit(embed, 0)
+        try:
+            for i in range(len(batches)):
+                embedded = ahead.result()
+                if i + 1 < len(batches):
+                    ahead = pool.submit(embed, i + 1)
+                out = _write_stage(
+                    executor, graph, embedded,
+                    now=now, extractor=extractor, known=known, attribution=attribution, key_policy=key_policy,
+                )  # fmt: skip
+                outcomes.append(out)
+                if on_written is not None:
+                    on_written(i, out)
+        finally:
+            ahead.cancel()  # not started yet: never runs; running: awaited by the pool's exit
+    return outcomes
 
 
 def _set_key(row: dict[str, Any], p: Prepared, ex: Extraction, policy: KeyPolicy | None) -> None:
@@ -223,4 +317,4 @@ def _existing(executor: Executor, graph: str, ids: list[str]) -> set[str]:
     return {str(r["id"]) for r in rows}
 
 
-__all__ = ["InputError", "WriteOutcome", "given_extraction", "write_batch"]
+__all__ = ["InputError", "WriteOutcome", "given_extraction", "write_batch", "write_batches"]
