@@ -221,6 +221,11 @@ class EmbeddedServer:
         self._restart_lock = threading.Lock()
         self._log_offset = 0
 
+    def __del__(self) -> None:
+        # An object dropped without release() (e.g. replaced by a test) must not keep the
+        # store "in use" for the rest of the process.
+        self._drop_client()
+
     # --- locks ---------------------------------------------------------------------------
     def _prepare_dir(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

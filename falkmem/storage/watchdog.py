@@ -66,31 +66,44 @@ def _stop(data_dir: Path, pid: int) -> None:
 
 
 def watch(data_dir: Path, pid: int, period: float) -> int:
-    (data_dir / "watchdog.pid").write_text(str(os.getpid()))
+    with contextlib.suppress(OSError):
+        (data_dir / "watchdog.pid").write_text(str(os.getpid()))
     while True:
         time.sleep(period)
         if not _alive(pid):
             return 0
-        st = _state(data_dir)
-        if st is not None and st.get("pid") != pid:
-            return 0  # another server owns the store now
-        if st is not None and st.get("keep_alive"):
-            continue  # a long-lived server: `falkmem server stop` stops it
-        main = _try_lock(data_dir / "falkmem.lock")
-        if main is None:
-            continue  # someone is opening, restarting or closing the store
-        try:
-            clients = _try_lock(data_dir / "falkmem.clients")
-            if clients is None:
-                continue
-            os.close(clients)
-            st = _state(data_dir)
-            if st is not None and st.get("keep_alive"):
-                continue
-            _stop(data_dir, pid)
+        if not data_dir.is_dir():  # the store was deleted under its server: nothing to keep
+            os.kill(pid, signal.SIGKILL)  # (SIGTERM would refuse to exit: its final save fails)
             return 0
-        finally:
-            os.close(main)
+        try:
+            if _check(data_dir, pid):
+                return 0
+        except OSError:
+            continue  # e.g. the directory is being removed: look again next period
+
+
+def _check(data_dir: Path, pid: int) -> bool:
+    """One look; True when the watchdog is done (the server was stopped, or is another's)."""
+    st = _state(data_dir)
+    if st is not None and st.get("pid") != pid:
+        return True  # another server owns the store now
+    if st is not None and st.get("keep_alive"):
+        return False  # a long-lived server: `falkmem server stop` stops it
+    main = _try_lock(data_dir / "falkmem.lock")
+    if main is None:
+        return False  # someone is opening, restarting or closing the store
+    try:
+        clients = _try_lock(data_dir / "falkmem.clients")
+        if clients is None:
+            return False
+        os.close(clients)
+        st = _state(data_dir)
+        if st is not None and st.get("keep_alive"):
+            return False
+        _stop(data_dir, pid)
+        return True
+    finally:
+        os.close(main)
 
 
 def main(argv: list[str]) -> int:

@@ -440,3 +440,25 @@ def test_doctor_reports_an_orphaned_server(data_dir: Path) -> None:
         finally:
             stray.kill()
             stray.wait()
+
+
+def test_server_of_a_deleted_store_does_not_outlive_it(data_dir: Path) -> None:
+    """A store directory removed under a server whose client died (a test's temporary folder)."""
+    import shutil
+
+    p = subprocess.Popen([sys.executable, "-c", _SCRIPT, str(data_dir), "sigkill"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+    assert p.stdout is not None and p.stdout.readline().strip() == "written 100"
+    pid = recorded_pid(data_dir)
+    p.kill()
+    p.wait(60)
+    shutil.rmtree(data_dir, ignore_errors=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    raise AssertionError("the server of a deleted store kept running")
