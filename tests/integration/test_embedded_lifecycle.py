@@ -167,6 +167,7 @@ def test_kill9_during_add_many_keeps_acknowledged_writes(data_dir: Path) -> None
         deadline = time.monotonic() + 60
         while len(w.acked) < 200 and time.monotonic() < deadline:
             time.sleep(0.002)
+        assert w.is_alive(), "the writer finished before the kill"
         kill9(pid)
         acked_at_kill = set(w.acked)
         w.join(180)
@@ -231,6 +232,8 @@ def test_server_crashing_on_replay_is_reported_not_restarted_in_a_loop(data_dir:
         with pytest.raises(ConnectionFailed) as err:
             m.tenant(_POISON_TENANT).count()
         msg = str(err.value)
+        assert "crashed by signal 11" in msg, msg  # it crashed (segfault) on replay, not a parse error
+        record("poison_replay", message=msg[:160] + "...")
         assert target.name in msg and "replay" in msg and "redis-check-aof" in msg, msg
         starts = (data_dir / "server.log").read_text().count("Server initialized")
         for _ in range(3):  # neither later calls nor a new open start it again
