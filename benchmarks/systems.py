@@ -18,11 +18,11 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "graph-weight-6": {"graph_weight": 6.0},
     "rerank": {},
     "rrf": {"fusion": "rrf", "keyword_weight": 1.0, "graph_weight": 1.0},
-    "graph-weight-0.5": {"graph_weight": 0.5},
-    "graph-weight-1.5": {"graph_weight": 1.5},
+    "graph-weight-0.25": {"graph_weight": 0.25},
+    "graph-weight-1.0": {"graph_weight": 1.0},
     "keyword-weight-0.1": {"keyword_weight": 0.1},
     "keyword-weight-0.4": {"keyword_weight": 0.4},
-    "head-weight-1": {"graph_head_weight": 1.0},
+    "head-weight-3": {"graph_head_weight": 3.0},
     "seeds-5": {"graph_seed_k": 5},
     "no-guard": {"fusion_guard": False},
     "router-cue": {"router_require_cue": True},
@@ -81,8 +81,8 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
         if sweep == "tune":  # one setting moved at a time from the defaults
             extra += [
                 System(name, "tune", instance=name, params=INSTANCES[name])
-                for name in ("graph-weight-0.5", "graph-weight-1.5", "keyword-weight-0.1", "keyword-weight-0.4",
-                             "head-weight-1", "seeds-5", "no-guard", "router-cue")
+                for name in ("graph-weight-0.25", "graph-weight-1.0", "keyword-weight-0.1", "keyword-weight-0.4",
+                             "head-weight-3", "seeds-5", "no-guard", "router-cue")
             ]  # fmt: skip
     elif sweep == "quick":
         extra = [

@@ -65,6 +65,12 @@ class Settings(BaseSettings):
 
     embedder: str = "minilm"
     """``minilm`` (offline all-MiniLM-L6-v2), ``openai:<model>``, or a sentence-transformers path."""
+    embedder_backend: Literal["onnx", "torch", "onnx-int8"] = "onnx"
+    """How ``minilm`` runs: ``onnx`` (ONNX Runtime, exported once offline from the packaged
+    weights; the torch vectors, cosine >= 0.999), ``torch`` (sentence-transformers), or
+    ``onnx-int8`` (int8-quantised: fastest, different vectors, its own model name)."""
+    embedder_cache_dir: Path | None = None
+    """Where the ONNX export is cached (default ``$XDG_CACHE_HOME/falkmem/onnx``)."""
     openai_base_url: str | None = None
     """OpenAI-compatible endpoint for the OpenAI embedder / extractor."""
     openai_api_key: SecretStr | None = None
@@ -114,12 +120,13 @@ class Settings(BaseSettings):
     """How many of the vector channel's first memories seed the graph channel."""
     graph_seed_temperature: float = Field(default=0.05, gt=0, le=10)
     """Seed weight exp((sim - best sim) / temperature): lower lets a clear first hit dominate."""
-    graph_head_weight: float = Field(default=3.0, ge=0, le=20)
+    graph_head_weight: float = Field(default=1.0, ge=0, le=20)
     """Extra weight of a link to an entity named in a memory's head (title line/first sentence)."""
     graph_limit: int = Field(default=50, ge=1, le=1000)
     """Most memories the graph channel returns (by graph score)."""
-    graph_weight: float = Field(default=1.0, ge=0, le=10)
-    """Score fusion: what the graph channel's best hit adds, against the dense range of 1."""
+    graph_weight: float = Field(default=0.5, ge=0, le=10)
+    """Score fusion: weight of the graph score (used as it is: a memory about a bridge entity
+    named by the first vector hit, a name in few memories, scores about 1 + head weight)."""
     keyword_weight: float = Field(default=0.2, ge=0, le=10)
     """Score fusion: what the keyword channel's best hit adds, against the dense range of 1."""
     fusion: Literal["score", "rrf"] = "score"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -167,18 +167,23 @@ def fuse_scores(
     *,
     similarity: Mapping[str, float] | None = None,
     weights: Mapping[str, float] | None = None,
+    absolute: Collection[str] = (),
     guard: bool = True,
 ) -> list[Fused]:
     """Score-level fusion: the dense similarity, plus what keyword and graph evidence add.
 
     ``score(d) = sim'(d) + sum over other channels c of w_c * s_c(d) / max s_c``
+    (``/ max s_c`` left out for the channels in ``absolute``)
 
     - ``sim'`` is the cosine similarity min-max scaled over *every* candidate (best = 1). The
       ``vector`` channel's candidates carry their similarity as score; ``similarity`` gives
       it for candidates another channel found (the graph channel computes it); a candidate
       with neither (found by keyword only) counts as the weakest vector hit.
     - every other channel's score is divided by its best score (best = 1, absent = 0), so a
-      weight says how much that channel's top evidence is worth against the dense range.
+      weight says how much that channel's top evidence is worth against the dense range;
+      except the ``absolute`` channels, whose scores are calibrated already and are used as
+      they are (the graph channel: a memory reached weakly stays weak even when nothing
+      stronger was reached, instead of being scaled up to "best").
     - ``guard``: a memory that the vector and the keyword channel both rank first is put
       first, whatever the others add: evidence two channels agree on is never buried.
 
@@ -189,6 +194,7 @@ def fuse_scores(
         channels: ``{channel name: candidates}``; ``vector`` holds cosine similarities.
         similarity: cosine similarity of candidates outside the vector channel.
         weights: per-channel weights of the non-vector channels (default 1.0 each).
+        absolute: channels whose scores are used without dividing by their best.
         guard: put the vector+keyword consensus first.
 
     Returns:
@@ -213,6 +219,9 @@ def fuse_scores(
     }
     for name, hits in best.items():
         if name == "vector":
+            continue
+        if name in absolute:
+            contribution[name] = {i: max(h.score, 0.0) for i, h in hits.items()}
             continue
         top = max((h.score for h in hits.values()), default=0.0)
         contribution[name] = {i: h.score / top if top > 0 else 0.0 for i, h in hits.items()}

@@ -133,7 +133,10 @@ def retrieve(
     if "vector" in wanted or graph_on:
         t = time.perf_counter()
         # All fetch_k neighbours: fusion scales similarities over them, the graph seeds from them.
-        vec = vector_search(ex, graph, vector, k=fetch_k, fetch_k=fetch_k, as_of=as_of, filters=filters)
+        # Under a filter only `pool` must pass (asking for fetch_k would make the channel select
+        # through the graph or grow its fetch whenever fewer than fetch_k match).
+        want = pool if filters is not None and filters.active else fetch_k
+        vec = vector_search(ex, graph, vector, k=want, fetch_k=fetch_k, as_of=as_of, filters=filters)
         timings["vector"] = _ms(t)
     similarity: dict[str, float] = {}
     if graph_on:
@@ -173,7 +176,7 @@ def retrieve(
     else:
         out.fused = fuse_scores(
             lists, similarity=similarity, weights={"keyword": s.keyword_weight, "graph": s.graph_weight},
-            guard=s.fusion_guard,
+            absolute={"graph"}, guard=s.fusion_guard,
         )  # fmt: skip
     timings["fuse"] = _ms(t)
 

@@ -180,3 +180,12 @@ def test_fusion_is_deterministic_under_permutation(channels: dict[str, list[Cand
         keys = [(-f.score, f.best_rank, f.id) for f in first]
         assert keys == sorted(keys)
         assert len({f.id for f in first}) == len(first)
+
+
+def test_absolute_channels_are_not_scaled_up_to_best() -> None:
+    # a weak graph hit stays weak when nothing stronger was reached
+    channels = {"vector": vec(("a", 0.9), ("b", 0.1)), "graph": [Candidate("g", 0.05, "graph", 1)]}
+    scaled = {f.id: f.score for f in fuse_scores(channels, similarity={"g": 0.1})}
+    kept = {f.id: f.score for f in fuse_scores(channels, similarity={"g": 0.1}, absolute={"graph"})}
+    assert scaled["g"] == pytest.approx(1.0) and kept["g"] == pytest.approx(0.05)
+    assert next(f.id for f in fuse_scores(channels, similarity={"g": 0.1}, absolute={"graph"})) == "a"
