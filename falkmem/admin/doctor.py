@@ -23,7 +23,6 @@ EXPECTED_INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Artifact", "embedding", "vector"),
     ("Artifact", "text", "fulltext"),
     ("Entity", "key", "range"),
-    ("Entity", "name", "fulltext"),
     ("Session", "id", "range"),
 )
 """(label, property, type) every migrated tenant has."""

@@ -73,7 +73,6 @@ def retrieve(
     max_hops: int | None = None,
     channels: Collection[str] | None = None,
     router: RouterConfig | None = None,
-    candidates: int | None = None,
     as_of: float | None = None,
     vector: Sequence[float] | None = None,
     filters: Filters | None = None,
@@ -109,7 +108,7 @@ def retrieve(
     t = time.perf_counter()
     plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route)
     timings["route"] = _ms(t)
-    pool = max(k, candidates or k)
+    pool = k
 
     out = Retrieval(plan=plan)
     rows: dict[str, dict[str, Any]] = {}

@@ -45,6 +45,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "m007_entity_fulltext"),
     Migration(8, "c008_artifact_id_unique", constraint=("Artifact", "id")),
     Migration(9, "c009_entity_key_unique", constraint=("Entity", "key")),
+    Migration(10, "m010_drop_entity_fulltext"),
 )
 """Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
 

@@ -10,6 +10,7 @@ import pytest
 
 from falkmem import Memory, Tenant
 from falkmem.embedding.minilm import SentenceTransformerEmbedder
+from falkmem.storage.cypher import query
 
 
 @pytest.fixture
@@ -90,3 +91,12 @@ def test_entities_the_query_names_are_not_followed(tenant: Tenant) -> None:
     assert all("Project Helios" not in via for via in e.via.values())
     assert "Atlas team" in e.via.get("c", [])
     assert "c" in [h.id for h in e.hits]
+
+
+def test_no_unread_entity_fulltext_index_is_kept(tenant: Tenant, mem: Memory) -> None:
+    """Issue 12 item 16: the Entity full-text index was written on every write and never read."""
+    tenant.add("Priya Chandran leads the Atlas team.")
+    rows = mem.admin.store.executor.run(tenant.graph, query("admin/index_status"))
+    kinds = {(r["label"], t) for r in rows for t in (r["types"] or {}).get("name", [])}
+    assert ("Entity", "FULLTEXT") not in kinds
+    assert any(r["label"] == "Artifact" and "text" in (r["properties"] or []) for r in rows)
