@@ -105,6 +105,11 @@ class ServerReplayFailed(ConnectionFailed):
     that file changes (or the marker file named in the message is removed)."""
 
 
+class ServerCrashed(ConnectionFailed):
+    """The server crashed (a crash report in its log, not a kill) while a call was running;
+    it was restarted, and the call is not resent: it may be the one that crashed it."""
+
+
 def _socket_path(data_dir: Path) -> Path:
     # AF_UNIX paths are limited to 107 bytes: fall back to a short path under /tmp.
     p = data_dir / "falkmem.sock"
@@ -372,14 +377,19 @@ class EmbeddedServer:
                 self._drop_client()
                 raise
 
-    def recover(self) -> bool:
+    def recover(self, since: float | None = None) -> bool:
         """Restart the server if its process is gone (called when a call could not reach it).
 
         Concurrent callers of this process wait for one restart; other processes wait on the
         lock and find the restarted server. Returns True when this call restarted it.
 
+        Args:
+            since: when the failed call was sent (epoch seconds); a crash report at or after
+                it means the server crashed while running the call.
+
         Raises:
             ServerReplayFailed: the restarted server died while replaying its append-only file.
+            ServerCrashed: the server crashed while the call ran (restarted; not to be resent).
         """
         if self._client_fd is None:
             return False  # closed (or never opened): nothing to keep alive
@@ -387,6 +397,9 @@ class EmbeddedServer:
             if self._read_state() is not None:
                 return False
             prior = self._recorded()
+            crash = self._crash_report(prior.pid) if prior is not None and since is not None else None
+            if crash is not None and since is not None and serverlog.epoch(crash.time) < since - 0.01:
+                crash = None  # it crashed before this call was sent: the call is safe to resend
             started = time.monotonic()
             info = self._start(keep_alive=self.keep_alive or (prior is not None and prior.keep_alive))
             self._wait_loaded(info)
@@ -395,7 +408,18 @@ class EmbeddedServer:
                 "embedded server of %s was gone; restarted it from its append-only file in %.2f s (pid %s)",
                 self.data_dir, time.monotonic() - started, info.pid,
             )  # fmt: skip
+            if crash is not None:
+                raise ServerCrashed(
+                    f"the embedded FalkorDB server crashed ({crash.detail} at {crash.time}) while this"
+                    " call was running; it was restarted from its append-only file, and the call was"
+                    f" not retried (it may be what crashed it). The crash report is in {self.log_file}"
+                )
             return True
+
+    def _crash_report(self, pid: int) -> serverlog.Event | None:
+        """The crash report the server ``pid`` left in the log, if it crashed (a kill leaves none)."""
+        found = [e for e in serverlog.events(serverlog.tail(self.log_file)) if e.pid == pid]
+        return found[-1] if found and found[-1].kind == "crash" else None
 
     def start_long_lived(self) -> ServerInfo:
         """Start (or mark) this directory's server as long-lived: it stays up without clients

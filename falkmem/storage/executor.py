@@ -87,15 +87,16 @@ class Executor:
         timeout_ms: int,
         attempts: int,
         max_wait_s: float,
-        recover: Callable[[], object] | None = None,
+        recover: Callable[[float], object] | None = None,
     ) -> None:
         self.db = db
         self.timeout_ms = timeout_ms
         self._attempts = attempts
         self._max_wait_s = max_wait_s
         self._recover = recover
-        """Called when the server could not be reached, before the retry: the embedded store
-        restarts its server there if the process is gone."""
+        """Called with the attempt's start time (epoch seconds) when the server could not be
+        reached, before the retry: the embedded store restarts its server there if the process
+        is gone."""
 
     def _retrying(self) -> Retrying:
         return Retrying(
@@ -107,6 +108,7 @@ class Executor:
 
     def _call(self, what: str, where: str, fn: Callable[[], T]) -> T:
         def guarded() -> T:
+            started = time.time()
             try:
                 return fn()
             except redis.ResponseError as exc:
@@ -115,7 +117,7 @@ class Executor:
                 raise
             except redis.ConnectionError:
                 if self._recover is not None:
-                    self._recover()  # may raise a FalkmemError (a server that cannot restart)
+                    self._recover(started)  # may raise a FalkmemError (a server that cannot restart)
                 raise
 
         try:

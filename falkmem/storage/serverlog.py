@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +67,16 @@ def unclean_stops(path: Path) -> list[Event]:
             )
         last = e
     return found
+
+
+def epoch(when: str) -> float:
+    """Epoch seconds of a log time (``30 Nov 2026 16:38:38.405``, the server's local time);
+    0.0 when it cannot be read."""
+    try:
+        stamp, _, millis = when.partition(".")
+        return time.mktime(time.strptime(stamp, "%d %b %Y %H:%M:%S")) + int(millis or 0) / 1000
+    except (ValueError, OverflowError):
+        return 0.0
 
 
 def tail(path: Path, offset: int = 0) -> str:

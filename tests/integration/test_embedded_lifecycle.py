@@ -349,8 +349,8 @@ def test_client_gone_without_close_leaves_no_server(data_dir: Path, mode: str) -
                          stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "written 100"
-    assert server_pids(data_dir)
     if mode == "sigkill":
+        assert server_pids(data_dir)
         p.kill()
     p.wait(60)
     gone = wait_no_server(data_dir, timeout=10)
@@ -409,6 +409,7 @@ def test_doctor_reports_a_server_crash_with_its_time(data_dir: Path) -> None:
         deadline = time.monotonic() + 10
         while pid in server_pids(data_dir) and time.monotonic() < deadline:
             time.sleep(0.05)
+        time.sleep(0.2)  # the crash happened before the next call: that call is retried
         assert m.tenant("crash").count() == 1  # restarted by the next call
         checks = _doctor(data_dir)
     crash = checks["server-log"]
@@ -465,3 +466,20 @@ def test_server_of_a_deleted_store_does_not_outlive_it(data_dir: Path) -> None:
         time.sleep(0.05)
     os.kill(pid, signal.SIGKILL)
     raise AssertionError("the server of a deleted store kept running")
+
+
+def test_a_call_that_crashes_the_server_is_not_retried(data_dir: Path) -> None:
+    """A query that segfaults the server restarts it once and fails with a clear error; it is
+    not resent (resending it would crash the server again, once per retry attempt)."""
+    from falkmem.storage.embedded import ServerCrashed
+    from tests.helpers import test_query
+
+    with open_mem(data_dir, retry_attempts=5) as m:
+        t = m.tenant("crasher")
+        t.add("Before the crash.", id="c1")
+        with pytest.raises(ServerCrashed) as err:
+            m._engine.store.executor.run(t.graph, test_query("merge_entity_key"), {"key": "k" * 5000})
+        assert "not retried" in str(err.value) and "signal 11" in str(err.value), err.value
+        log = (data_dir / "server.log").read_text()
+        assert log.count("crashed by signal") == 1 and log.count("Server initialized") == 2
+        assert t.count() == 1  # the restarted server answers

@@ -25,6 +25,7 @@ from tests.helpers import fingerprint
 
 from .conftest import DenseEmbedder, server_pid, stop_server
 from .figures import FIGURES, add, record
+from .store_checks import run
 
 ENGINE_LIMIT_BYTES = 4096
 """The longest string (UTF-8 bytes) FalkorDB 4.22.1 accepts under a unique constraint."""
@@ -303,3 +304,49 @@ def test_import_of_an_over_long_key_is_refused(lmem: Memory, canary: Canary) -> 
     finally:
         lmem.drop_tenant("long-import")
     canary.check()
+
+
+# --- the LLM extractor (a real LLMExtractor against a local OpenAI-compatible endpoint) -------------
+
+LLM_NAMES = [
+    "Victim" + "a" * 31_994,  # the whole text limit in one name
+    "\ufdfa" * 256,  # 8 KB once canonical
+    "👨\u200d👩\u200d👧\u200d👦" * 1_000,  # emoji ZWJ sequences
+    "e" + "\u0301" * 5_000,  # stacked combining marks
+    "\u05e9\u05dc\u05d5\u05dd " * 1_000,  # right-to-left words
+]
+
+
+def test_llm_extractor_returning_huge_entities_cannot_crash_the_server(
+    long_dir: Path, canary: Canary
+) -> None:
+    import json
+
+    from falkmem.extraction import LLMExtractor
+    from tests.integration.test_llm_extractor import FakeOpenAI, completion
+
+    fake = FakeOpenAI()
+    reply = {
+        "entities": [{"name": n, "type": "person"} for n in LLM_NAMES],
+        "triples": [
+            {"subject": LLM_NAMES[i], "relation": "leads", "object": LLM_NAMES[i + 1]} for i in range(4)
+        ],
+    }
+    fake.script = [(200, completion(json.dumps(reply)))]
+    llm = LLMExtractor(model="test-model", base_url=fake.url, api_key="test-key", timeout_s=30,
+                       backoff_initial_s=0.01, backoff_max_s=0.05)  # fmt: skip
+    m = Memory(long_dir, embedder=DenseEmbedder(), extractor=llm)
+    try:
+        t = m.tenant("long-llm")
+        m.drop_tenant(t.id)
+        aid = t.add("A note that the model reads as full of huge names.")
+        canary.check()
+        assert t.get(aid).text.startswith("A note")
+        keys = [str(r["key"]) for r in run(m, t.graph, "entity_keys")]
+        assert keys, "the extractor's entities were dropped instead of capped"
+        assert all(len(k.encode()) <= KEY_MAX_BYTES for k in keys), max(len(k.encode()) for k in keys)
+        m.drop_tenant(t.id)
+    finally:
+        m.close()
+        fake.close()
+    record("llm_extractor_huge_entities", names=len(LLM_NAMES), stored_keys=len(keys), server_survived=1)
