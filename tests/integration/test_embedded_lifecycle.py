@@ -204,6 +204,43 @@ def test_concurrent_callers_wait_for_one_restart(data_dir: Path) -> None:
         assert log.count("Server initialized") == 2, "one start and exactly one restart"
 
 
+_SEARCHER = textwrap.dedent(
+    """
+    import sys
+    from falkmem import Memory
+    from falkmem.testing import HashEmbedder
+    m = Memory(sys.argv[1], embedder=HashEmbedder(64), extractor="none")
+    t = m.tenant("many")
+    print("open", flush=True)
+    sys.stdin.readline()
+    print("found" if "c1" in t.search("Concurrent callers share one restart.", k=3).ids else "missing", flush=True)
+    m.close()
+    """
+)
+
+
+def test_processes_wait_for_one_restart(data_dir: Path) -> None:
+    """Three processes find the server gone at the same moment: one restarts it, the others
+    wait on the store's lock and use that server."""
+    with open_mem(data_dir) as m:
+        m.tenant("many").add("Concurrent callers share one restart.", id="c1")
+        procs = [subprocess.Popen([sys.executable, "-c", _SEARCHER, str(data_dir)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, cwd=ROOT) for _ in range(3)]  # fmt: skip
+        for p in procs:
+            assert p.stdout is not None and p.stdout.readline().strip() == "open"
+        kill9(recorded_pid(data_dir))
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        for p in procs:
+            assert p.stdout is not None and p.stdout.readline().strip() == "found"
+            p.wait(60)
+        assert m.tenant("many").count() == 1
+    log = (data_dir / "server.log").read_text()
+    assert log.count("Server initialized") == 2, "one start and exactly one restart"
+
+
 _POISON_TENANT = "poison"
 
 
