@@ -194,8 +194,12 @@ class HugeExtractor:
         return Extraction(entities=(whole, half), triples=triples)
 
 
-def _op_add(t: Tenant, text: str, fields: dict[str, str], entities: list[str], triples: list[Any]) -> Any:
+def _op_add(
+    t: Tenant, text: str, fields: dict[str, str], entities: list[str], triples: list[Any], metadata: Any
+) -> Any:
     kw: dict[str, Any] = dict(fields)
+    if metadata is not None:
+        kw["metadata"] = metadata
     if entities:
         kw["entities"] = entities
     if triples:
@@ -221,9 +225,9 @@ def test_hostile_lengths_never_crash_the_server(
     """Long inputs up to every documented limit, in every field, through the rule extractor and
     an extractor that returns huge entities; after each example the canary answers, unchanged.
 
-    200 examples by default (well under 2 minutes here), 2,000 with ``--run-slow``.
+    400 examples by default (about 30 s here), 3,000 with ``--run-slow``.
     """
-    examples = 2000 if request.config.getoption("--run-slow") else 200
+    examples = 3000 if request.config.getoption("--run-slow") else 400
     name = "hostile_lengths"
     FIGURES.pop(name, None)
     rules_t, huge_t = lmem.tenant("long-fuzz"), huge_mem.tenant("long-fuzz-huge")
@@ -240,13 +244,21 @@ def test_hostile_lengths_never_crash_the_server(
             st.just([]),
             st.lists(st.tuples(short_values, st.sampled_from(["leads", "works with"]), short_values), max_size=5),
         ),
+        metadata=st.one_of(
+            st.none(),
+            # up to and over the 16 KiB metadata limit, in every alphabet
+            st.builds(lambda unit, n: {"note": _run(unit, n), "list": [unit] * 10}, st.sampled_from(UNITS),
+                      st.integers(1, 6_000)),
+        ),
         huge=st.booleans(),
     )  # fmt: skip
-    def run(text: str, fields: dict[str, str], entities: list[str], triples: list[Any], huge: bool) -> None:
+    def run(
+        text: str, fields: dict[str, str], entities: list[str], triples: list[Any], metadata: Any, huge: bool
+    ) -> None:
         add(name, "examples", 1)
         add(name, "text_chars", len(text))
         t = huge_t if huge else rules_t
-        kind, _ = _outcome(lambda: _op_add(t, text, fields, entities, triples))
+        kind, _ = _outcome(lambda: _op_add(t, text, fields, entities, triples, metadata))
         add(name, "stored" if kind == "ok" else "refused", 1)
         canary.check()
         add(name, "server_survived", 1)
