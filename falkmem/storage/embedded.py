@@ -229,7 +229,8 @@ class EmbeddedServer:
     def __del__(self) -> None:
         # An object dropped without release() (e.g. replaced by a test) must not keep the
         # store "in use" for the rest of the process.
-        self._drop_client()
+        with contextlib.suppress(Exception):
+            self._drop_client()
 
     # --- locks ---------------------------------------------------------------------------
     def _prepare_dir(self) -> None:
