@@ -71,6 +71,8 @@ class Settings(BaseSettings):
     ``onnx-int8`` (int8-quantised: fastest, different vectors, its own model name)."""
     embedder_cache_dir: Path | None = None
     """Where the ONNX export is cached (default ``$XDG_CACHE_HOME/falkmem/onnx``)."""
+    query_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
+    """Query embeddings kept per process for questions asked again (LRU; 0 turns it off)."""
     openai_base_url: str | None = None
     """OpenAI-compatible endpoint for the OpenAI embedder / extractor."""
     openai_api_key: SecretStr | None = None

@@ -7,15 +7,24 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..settings import Settings
 from .base import Embedder
+from .cache import CachedEmbedder, shared_cache
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    """``minilm`` | ``openai:<model>`` | a local sentence-transformers folder."""
+    """``minilm`` | ``openai:<model>`` | a local sentence-transformers folder; its single-text
+    (query) calls go through the process's query-embedding cache (``query_cache_size``)."""
+    inner = _make(settings)
+    if settings.query_cache_size <= 0:
+        return inner
+    return CachedEmbedder(inner, shared_cache(settings.query_cache_size))
+
+
+def _make(settings: Settings) -> Embedder:
     spec = settings.embedder
     if spec == "minilm":
         from .minilm import minilm
 
-        return minilm()
+        return minilm(backend=settings.embedder_backend, cache_dir=settings.embedder_cache_dir)
     if spec.startswith("openai:"):
         from .openai import OpenAIEmbedder
 

