@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from .common import is_common_word
 from .keys import canonical_key, key_tokens
 from .lexicon import words
 
@@ -147,7 +148,9 @@ class KnownEntities:
 
         Matching is case-, accent-form- and punctuation-insensitive (both sides go through
         ``key_tokens``); the longest match at a position wins and matches never overlap.
-        A single-token match on a very common word ("it", "us") is ignored.
+        A single-token match on a very common word ("it", "us") is ignored, and one on a
+        common English word ("green", "seven") counts only where the text capitalises it: an
+        entity named "Green" (an album) is not every passage about the colour.
 
         Args:
             text: any text.
@@ -171,6 +174,8 @@ class KnownEntities:
                 name = self._names.get(cand)
                 if name is None or (size == 1 and cand in _STOP_KEYS):
                     continue
+                if size == 1 and not text[tokens[i].start].isupper() and is_common_word(cand):
+                    continue  # "green" is not the album "Green": a common word counts capitalised only
                 last = tokens[i + size - 1]
                 out.append(KnownMatch(cand, name, i, i + size, tokens[i].start, last.end))
                 step = size

@@ -54,3 +54,12 @@ def test_named_speaker_is_an_entity_roles_are_not() -> None:
 def test_common_word_list() -> None:
     assert is_common_word("Sounds") and is_common_word("It's") and is_common_word("Seven")
     assert not is_common_word("Hillage") and not is_common_word("Melanie")
+
+
+def test_known_single_word_entity_in_lower_case_counts_only_when_uncommon() -> None:
+    from falkmem.extraction.known import KnownEntities
+
+    known = KnownEntities([("green", "Green"), ("hillage", "Hillage")])
+    assert [m.key for m in known.find("The walls are painted green.")] == []
+    assert [m.key for m in known.find("Steve played on Green in 1978.")] == ["green"]
+    assert [m.key for m in known.find("a new hillage record")] == ["hillage"]  # not a common word
