@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Mapping, Sequence
 
 import Stemmer
 
-__all__ = ["stem", "stem_all", "stem_counts"]
+from .tokens import tokenize
+
+__all__ = ["DOCUMENT_CACHE", "document_stems", "stem", "stem_all"]
+
+DOCUMENT_CACHE = 4096
+"""Memories whose stem counts are kept (about 5 KB each for a 100-word passage)."""
 
 _local = threading.local()
 _memo: dict[str, str] = {}
@@ -51,24 +57,25 @@ def stem(token: str) -> str:
     return got
 
 
-def stem_counts(tokens: Iterable[str], wanted: Collection[str]) -> dict[str, int]:
-    """How often each stem in ``wanted`` occurs among the stems of ``tokens``.
+@functools.lru_cache(maxsize=DOCUMENT_CACHE)
+def document_stems(text: str) -> tuple[int, Mapping[str, int]]:
+    """The length in tokens of a memory's indexed text and how often each stem occurs in it.
 
-    Only tokens that start like a wanted stem are stemmed: Snowball English rewrites endings
-    only, so a word and its stem share their first character.
+    The keyword channel ranks the same memories for many queries; memories never change
+    (an erased id that comes back has other text), so the counts are cached by content, for
+    the last :data:`DOCUMENT_CACHE` texts. The mapping is shared: read it, never change it.
 
     Example:
-        >>> stem_counts(["two", "companies", "and", "a", "company"], {"compani", "merger"})
-        {'compani': 2}
+        >>> n, counts = document_stems("Two companies; a company.")
+        >>> n, counts["compani"], counts["two"]
+        (4, 2, 1)
     """
-    firsts = {w[:1] for w in wanted}
+    tokens = tokenize(text)
     memo = _memo
-    out: dict[str, int] = {}
+    counts: dict[str, int] = {}
     for token in tokens:
-        if token[:1] in firsts:
-            s = memo.get(token)
-            if s is None:
-                s = stem(token)
-            if s in wanted:
-                out[s] = out.get(s, 0) + 1
-    return out
+        s = memo.get(token)
+        if s is None:
+            s = stem(token)
+        counts[s] = counts.get(s, 0) + 1
+    return len(tokens), counts

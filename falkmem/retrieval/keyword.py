@@ -6,8 +6,8 @@ from typing import Any
 
 from ..keyword import stats as term_stats
 from ..keyword.bm25 import bm25_scores_from_counts
-from ..keyword.stem import stem_all, stem_counts
-from ..keyword.tokens import query_terms, tokenize
+from ..keyword.stem import document_stems, stem_all
+from ..keyword.tokens import query_terms
 from ..storage.cypher import query
 from ..storage.executor import Executor
 from .filters import Filters
@@ -75,11 +75,10 @@ def keyword_search(
     # index's own matches ("companies" for "company") 0.
     kept_stems = stem_all(kept)
     df = dict(zip(kept_stems, (df_all[t] for t in kept), strict=True))
-    wanted_stems = set(kept_stems)
     docs = []
     for c in found:
-        tokens = tokenize(f"{c.get('text') or ''} {c.get('attribution') or ''}")
-        docs.append((str(c["id"]), stem_counts(tokens, wanted_stems), len(tokens)))
+        length, counts = document_stems(f"{c.get('text') or ''} {c.get('attribution') or ''}")
+        docs.append((str(c["id"]), {t: counts[t] for t in kept_stems if t in counts}, length))
     avgdl = n_tokens / n_docs if n_docs else 0.0
     scores = bm25_scores_from_counts(kept_stems, docs, df=df, n_docs=max(n_docs, len(docs)), avgdl=avgdl)
     ranked = [(i, s) for i, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0][:k]

@@ -9,7 +9,8 @@ import threading
 import pytest
 
 from falkmem.keyword import stem, stem_all
-from falkmem.keyword.stem import stem_counts
+from falkmem.keyword.stem import document_stems
+from falkmem.keyword.tokens import tokenize
 
 
 @pytest.mark.parametrize(
@@ -60,35 +61,14 @@ def test_docstring_examples_run() -> None:
     assert doctest.testmod(module).failed == 0
 
 
-def test_stem_counts_equal_counting_every_stem() -> None:
-    tokens = [
-        "two",
-        "companies",
-        "and",
-        "a",
-        "company",
-        "said",
-        "the",
-        "companies",
-        "were",
-        "running",
-        "runs",
-        "dying",
-        "dies",
-    ]
-    wanted = {"compani", "run", "die", "absent"}
-    naive: dict[str, int] = {}
+def test_document_stems_count_every_stem_and_are_cached() -> None:
+    text = "Two companies and a company said the companies were running; runs, dying dies."
+    tokens = tokenize(text)
+    want: dict[str, int] = {}
     for s in stem_all(tokens):
-        if s in wanted:
-            naive[s] = naive.get(s, 0) + 1
-    assert stem_counts(tokens, wanted) == naive == {"compani": 3, "run": 2, "die": 2}
-    assert stem_counts([], wanted) == {}
-    assert stem_counts(tokens, set()) == {}
-
-
-def test_a_word_and_its_stem_share_their_first_character() -> None:
-    # stem_counts skips words whose first character no wanted stem starts with; Snowball's
-    # exceptional forms are where that could break.
-    words = ["dying", "lying", "tying", "skies", "skis", "idly", "gently", "ugly", "early", "only",
-             "singly", "news", "howe", "atlas", "cosmos", "bias", "andes", "yelling", "ying", "über"]  # fmt: skip
-    assert all(stem(w)[:1] == w[:1] for w in words)
+        want[s] = want.get(s, 0) + 1
+    length, counts = document_stems(text)
+    assert (length, dict(counts)) == (len(tokens), want)
+    assert counts["compani"] == 3 and counts["run"] == 2 and counts["die"] == 2
+    assert document_stems(text)[1] is counts  # cached by content
+    assert document_stems("") == (0, {})
