@@ -67,7 +67,9 @@ def main() -> None:
         order = np.argsort(-sims, axis=1)
         top10[backend] = [list(map(int, row[:10])) for row in order]
         vectors[backend] = doc
-        recall5 = statistics.mean(len(set(row[:5]) & g) / len(g) for row, g in zip(top10[backend], gold, strict=True) if g)
+        recall5 = statistics.mean(
+            len(set(row[:5]) & g) / len(g) for row, g in zip(top10[backend], gold, strict=True) if g
+        )
         results[backend] = {
             "first_call_s": round(load_s, 1), "passages_per_s": round(rate, 1),
             "query_p50_ms": round(statistics.median(lat), 2), "R@5": round(100 * recall5, 2),

@@ -30,7 +30,10 @@ DATA = Path(os.environ.get("FALKMEM_DATA", Path(__file__).resolve().parents[2] /
 
 def musique(n: int) -> list[dict[str, Any]]:
     corpus = json.loads((DATA / "hipporag/musique_train_100/musique_train_corpus.json").read_text())
-    return [{"id": f"p{i}", "text": f"{p['title']}\n{p['text']}", "kind": "document"} for i, p in enumerate(corpus)][:n]
+    return [
+        {"id": f"p{i}", "text": f"{p['title']}\n{p['text']}", "kind": "document"}
+        for i, p in enumerate(corpus)
+    ][:n]
 
 
 def lme(n: int) -> list[dict[str, Any]]:
@@ -41,8 +44,14 @@ def lme(n: int) -> list[dict[str, Any]]:
             for j, turn in enumerate(session):
                 text = str(turn.get("content") or "").strip()
                 if text:
-                    out.append({"id": f"{f.stem}:{sid}:{j}", "text": text[:32000], "session": str(sid),
-                                "speaker": str(turn.get("role") or "user")})
+                    out.append(
+                        {
+                            "id": f"{f.stem}:{sid}:{j}",
+                            "text": text[:32000],
+                            "session": str(sid),
+                            "speaker": str(turn.get("role") or "user"),
+                        }
+                    )
                 if len(out) >= n:
                     return out
     return out
@@ -145,9 +154,13 @@ def main() -> None:
     if not args.skip_floor:
         floors.append(embed_alone())
     out = {
-        "data": args.data, "n": len(records), "embedder": emb.name, "add_many_per_s": round(rate, 1),
+        "data": args.data,
+        "n": len(records),
+        "embedder": emb.name,
+        "add_many_per_s": round(rate, 1),
         "embed_share_of_add_many_wall": round(spent[0] / wall, 2),
-        "add_many_wall_s": round(wall, 1), "embed_s": round(spent[0], 1),
+        "add_many_wall_s": round(wall, 1),
+        "embed_s": round(spent[0], 1),
         **{k: round(v, 2) for k, v in parts.items()},
     }
     if floors:

@@ -68,11 +68,18 @@ def main() -> None:
     def pct(xs: list[float], p: float) -> float:
         return round(statistics.quantiles(xs, n=100)[int(p) - 1], 2)
 
-    print(json.dumps({
-        "queries": len(questions), "repeat": args.repeat,
-        "cold_p50_ms": pct(cold, 50), "cold_p95_ms": pct(cold, 95),
-        "warm_p50_ms": pct(warm, 50), "warm_p95_ms": pct(warm, 95),
-    }))
+    print(
+        json.dumps(
+            {
+                "queries": len(questions),
+                "repeat": args.repeat,
+                "cold_p50_ms": pct(cold, 50),
+                "cold_p95_ms": pct(cold, 95),
+                "warm_p50_ms": pct(warm, 50),
+                "warm_p95_ms": pct(warm, 95),
+            }
+        )
+    )
     if args.save:
         Path(args.save).write_text(json.dumps(results, indent=0))
     if args.compare:
