@@ -2,14 +2,15 @@
 
 A search embeds its question alone (one text per call); an agent often asks the same
 question again (a retry, a follow-up tool call, a benchmark sweep). :class:`CachedEmbedder`
-wraps an embedder and keeps the vectors of single-text calls, keyed by the model's name and
-the text, in one LRU per process shared by every wrapper of the same model. A miss costs a
+wraps an embedder and keeps the vectors of single-text calls, keyed by a scope (the model's
+name for the bundled MiniLM) and the text, in one LRU per process. A miss costs a
 dictionary lookup before the model runs and an insert after: nothing on the critical path.
 Batches (ingestion) go straight to the model and are not kept.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from array import array
 from collections import OrderedDict
@@ -72,12 +73,22 @@ def shared_cache(maxsize: int) -> QueryCache:
         return cache
 
 
-class CachedEmbedder:
-    """An embedder whose single-text calls are answered from a :class:`QueryCache`."""
+_instances = itertools.count(1)
 
-    def __init__(self, inner: Embedder, cache: QueryCache) -> None:
+
+class CachedEmbedder:
+    """An embedder whose single-text calls are answered from a :class:`QueryCache`.
+
+    ``scope`` is the key its vectors are kept under: pass the model's name when every
+    embedder of that name gives the same vectors (the bundled MiniLM, torch or ONNX), so
+    that they share entries; by default each wrapper has a scope of its own (two local
+    model folders can carry the same name).
+    """
+
+    def __init__(self, inner: Embedder, cache: QueryCache, *, scope: str | None = None) -> None:
         self.inner = inner
         self.cache = cache
+        self.scope = scope if scope is not None else f"{inner.name}#{next(_instances)}"
 
     @property
     def name(self) -> str:
@@ -90,12 +101,11 @@ class CachedEmbedder:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if len(texts) != 1:
             return self.inner.embed(texts)
-        name = self.inner.name
         [text] = texts
-        hit = self.cache.get(name, text)
+        hit = self.cache.get(self.scope, text)
         if hit is not None:
             return [hit]
         vectors = self.inner.embed(texts)
         if len(vectors) == 1:
-            self.cache.put(name, text, vectors[0])
+            self.cache.put(self.scope, text, vectors[0])
         return vectors

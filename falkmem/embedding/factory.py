@@ -16,7 +16,9 @@ def make_embedder(settings: Settings) -> Embedder:
     inner = _make(settings)
     if settings.query_cache_size <= 0:
         return inner
-    return CachedEmbedder(inner, shared_cache(settings.query_cache_size))
+    # The bundled model's vectors are the same whoever built it: share them in the process.
+    scope = inner.name if settings.embedder == "minilm" else None
+    return CachedEmbedder(inner, shared_cache(settings.query_cache_size), scope=scope)
 
 
 def _make(settings: Settings) -> Embedder:

@@ -63,6 +63,18 @@ def test_models_do_not_share_vectors_and_callers_cannot_corrupt_them() -> None:
     assert one.embed(["same text"])[0][0] != 99.0
 
 
+def test_wrappers_share_entries_only_under_one_scope() -> None:
+    cache = QueryCache(8)
+    a, b = Counting("same-name"), Counting("same-name")
+    CachedEmbedder(a, cache).embed(["q"])
+    CachedEmbedder(b, cache).embed(["q"])
+    assert b.calls == [["q"]]  # two folders may carry one name: not shared by default
+    c, d = Counting("minilm"), Counting("minilm")
+    CachedEmbedder(c, cache, scope="minilm").embed(["q"])
+    CachedEmbedder(d, cache, scope="minilm").embed(["q"])
+    assert d.calls == []  # the bundled model: one entry whoever built the embedder
+
+
 def test_size_zero_keeps_nothing_and_the_shared_cache_is_per_process() -> None:
     emb = CachedEmbedder(Counting(), QueryCache(0))
     emb.embed(["q"])
