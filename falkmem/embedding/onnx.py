@@ -68,13 +68,19 @@ def export_onnx(model_dir: Path, cache_dir: Path, *, quantized: bool = False) ->
     target = folder / ("model-int8.onnx" if quantized else "model.onnx")
     if target.exists():
         return target
-    folder.mkdir(parents=True, exist_ok=True)
     fp32 = folder / "model.onnx"
-    if not fp32.exists():
-        log.info("exporting %s to ONNX (once) in %s", model_dir.name, folder)
-        _atomic(fp32, lambda tmp: _export_fp32(model_dir, tmp))
-    if quantized:
-        _atomic(target, lambda tmp: _quantize(fp32, tmp))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not fp32.exists():
+            log.info("exporting %s to ONNX (once) in %s", model_dir.name, folder)
+            _atomic(fp32, lambda tmp: _export_fp32(model_dir, tmp))
+        if quantized:
+            _atomic(target, lambda tmp: _quantize(fp32, tmp))
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot write the ONNX export to {folder} ({type(exc).__name__}); set"
+            " FALKMEM_EMBEDDER_CACHE_DIR to a writable folder, or FALKMEM_EMBEDDER_BACKEND=torch"
+        ) from exc
     return target
 
 

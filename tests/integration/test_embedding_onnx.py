@@ -105,3 +105,11 @@ def test_the_setting_picks_the_backend(cache_dir: Path) -> None:
         Settings.load(embedder_backend="tensorflow")
     with pytest.raises(ConfigError, match="FALKMEM_EMBEDDER_BACKEND"):
         minilm("tensorflow")
+
+
+def test_an_unwritable_cache_is_a_config_error(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    emb = minilm("onnx", cache_dir=blocked / "onnx")
+    with pytest.raises(ConfigError, match="FALKMEM_EMBEDDER_CACHE_DIR"):
+        emb.embed(["hello"])
