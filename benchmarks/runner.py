@@ -228,6 +228,7 @@ def _summaries(
 
 def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
     """Ingest, sweep the systems, measure throughput; return the report (nothing printed)."""
+    commit, dirty = git_state(REPO_ROOT)  # the code that runs is the code at the start
     chosen = systems(cfg.sweep, reranker=cfg.reranker is not None)
     if cfg.baseline not in {s.name for s in chosen}:
         raise ValueError(f"baseline {cfg.baseline!r} is not a system of the {cfg.sweep!r} sweep; "
@@ -265,7 +266,6 @@ def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
             for m in mems.values():
                 m.close()
     results, questions = _summaries(rows, chosen, cfg.baseline)
-    commit, dirty = git_state(REPO_ROOT)
     return BenchReport(
         created_at=now_iso(), command=cfg.command, dataset=dataset.name, dataset_info=dataset.info,
         size=sum(len(t.memories) for t in dataset.tenants), seed=cfg.seed, sweep=cfg.sweep, k=cfg.k,
