@@ -19,12 +19,16 @@
 // $as_of / $f_*: as in vector_search. Returns each reached memory with its graph score, its
 // cosine similarity to $vector (for fusion), the bridge entities it was reached through and the
 // RELATED_TO steps taken. Projected properties only: never the embedding.
+// (The seeds are matched by id before their entities: given the pattern in one MATCH, the
+// planner scanned every Entity and traversed back to the seeds, 70 ms on 38,000 entities.)
 MATCH (m:_Meta {id: 'meta'})
 WITH CASE WHEN coalesce(m.n_docs, 0) < 2 THEN 2.0 ELSE toFloat(m.n_docs) END AS n
 UNWIND $seeds AS s
-MATCH (x:Artifact {id: s.id})-[:REFERENCES]->(e:Entity)
+MATCH (x:Artifact {id: s.id})
+WITH n, x, s.w AS sw
+MATCH (x)-[:REFERENCES]->(e:Entity)
 WHERE NOT e.key IN $skip_keys AND e.mentions <= $max_mentions
-WITH n, e, sum(s.w) AS w
+WITH n, e, sum(sw) AS w
 WITH n, collect({e: e, w: w * log(1.0 + n / toFloat(CASE WHEN e.mentions < 1 THEN 1 ELSE e.mentions END)) / log(1.0 + n), step: null}) AS level1
 CALL {
   WITH n, level1
