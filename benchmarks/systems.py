@@ -20,8 +20,9 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "rrf": {"fusion": "rrf", "keyword_weight": 1.0, "graph_weight": 1.0},
     "graph-weight-0.25": {"graph_weight": 0.25},
     "graph-weight-1.0": {"graph_weight": 1.0},
-    "keyword-weight-0.2": {"keyword_weight": 0.2},
+    "keyword-weight-0.4": {"keyword_weight": 0.4},
     "keyword-weight-0.8": {"keyword_weight": 0.8},
+    "tail-weight-1": {"graph_tail_weight": 1.0},
     "head-weight-3": {"graph_head_weight": 3.0},
     "seeds-5": {"graph_seed_k": 5},
     "no-guard": {"fusion_guard": False},
@@ -81,7 +82,7 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
         if sweep == "tune":  # one setting moved at a time from the defaults
             extra += [
                 System(name, "tune", instance=name, params=INSTANCES[name])
-                for name in ("graph-weight-0.25", "graph-weight-1.0", "keyword-weight-0.2", "keyword-weight-0.8",
+                for name in ("graph-weight-0.25", "graph-weight-1.0", "keyword-weight-0.4", "keyword-weight-0.8", "tail-weight-1",
                              "head-weight-3", "seeds-5", "no-guard", "router-cue")
             ]  # fmt: skip
     elif sweep == "quick":

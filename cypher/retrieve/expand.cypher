@@ -1,6 +1,6 @@
 // name: expand
 // mode: read
-// params: seeds, skip_keys, max_mentions, per_entity, head_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: seeds, skip_keys, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The graph channel in one round trip: from the memories the vector channel ranked first
 // ($seeds: [{id, w}], w = the seed's weight) to the entities they mention, then to the other
 // memories that mention the same entities. This finds the memory a chain of facts needs next
@@ -13,7 +13,9 @@
 //   O(1) property test, no edge is walked); each followed entity's memories are read with
 //   LIMIT $max_mentions, which therefore never cuts, so no storage order decides anything.
 // - A link from a memory to an entity named in its head (REFERENCES.head: title line or first
-//   sentence) counts (1 + $head_weight) times: the memory is about that entity.
+//   sentence) counts 1 + $head_weight: the memory is about that entity; a link to one it only
+//   mentions counts $tail_weight (default 0: a bridge leads to the memories about it, not to
+//   every chat turn that mentions it).
 // - $max_hops >= 2 also steps once over RELATED_TO from each bridge entity (the $per_entity
 //   heaviest edges, ties by key), at $hop_weight of the entity's share.
 // $as_of / $f_*: as in vector_search. Returns each reached memory with its graph score, its
@@ -61,7 +63,7 @@ CALL {
     AND ($f_meta IS NULL OR all(kv IN $f_meta WHERE kv IN c.meta_kv))
   RETURN c, coalesce(ref.head, false) AS head LIMIT $max_mentions
 }
-WITH c, sum(w * (1.0 + CASE WHEN head THEN $head_weight ELSE 0.0 END)) AS score,
+WITH c, sum(w * CASE WHEN head THEN 1.0 + $head_weight ELSE $tail_weight END) AS score,
      collect(e.name)[..3] AS via, collect(steps) AS steps
 ORDER BY score DESC, c.id
 LIMIT $limit

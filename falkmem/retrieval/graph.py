@@ -54,6 +54,7 @@ def expand(
     per_entity: int,
     head_weight: float,
     max_hops: int,
+    tail_weight: float = 1.0,
     hop_weight: float,
     limit: int,
     as_of: float | None = None,
@@ -78,7 +79,7 @@ def expand(
         query("retrieve/expand"),
         {
             "seeds": [{"id": i, "w": float(w)} for i, w in seeds], "skip_keys": list(skip_keys),
-            "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight,
+            "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight, "tail_weight": tail_weight,
             "max_hops": max_hops, "hop_weight": hop_weight, "limit": limit, "vector": list(vector),
             "as_of": as_of, **(filters or Filters()).params(),
         },
