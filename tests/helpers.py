@@ -49,3 +49,12 @@ def indexed_ids(mem: Any, graph: str, k: int = 1000) -> set[str]:
         test_query("indexed_ids").text, {"vector": [1.0] + [0.0] * (dim - 1), "k": k}
     ).result_set
     return {r[0] for r in rows}
+
+
+def unit_vector(i: int, dim: int = 384) -> list[float]:
+    """A deterministic unit vector per i (precomputed embeddings load thousands of memories fast)."""
+    v = [0.0] * dim
+    v[i % dim] = 1.0
+    v[(i * 7 + 3) % dim] += 0.5
+    n = sum(x * x for x in v) ** 0.5
+    return [x / n for x in v]

@@ -11,6 +11,7 @@ import pytest
 from falkmem import Memory, Tenant
 from falkmem.embedding.minilm import SentenceTransformerEmbedder
 from falkmem.storage.cypher import query
+from tests.helpers import unit_vector
 
 
 @pytest.fixture
@@ -38,21 +39,13 @@ def test_hybrid_keeps_the_vector_channel_when_nothing_seeds_the_walk(bare: Tenan
     assert hybrid.route == "hybrid" and hybrid.ids[0] == "a"
 
 
-def _unit(i: int, dim: int = 384) -> list[float]:
-    v = [0.0] * dim
-    v[i % dim] = 1.0
-    v[(i * 7 + 3) % dim] += 0.5
-    n = sum(x * x for x in v) ** 0.5
-    return [x / n for x in v]
-
-
 def test_an_edge_restated_ten_thousand_times_is_not_walked(tenant: Tenant) -> None:
     """Issue 12 item 5: a RELATED_TO edge whose evidence list holds 10,000 ids, between two
     entities named by 10,000 memories each. The graph channel follows neither (hub guard by
     mention count, no edge is read) and the answer stays first; the result is the same twice."""
     tenant.add_many(
         [
-            {"id": f"t{i}", "text": f"Ticket {i}: Acme Cloud depends on Zeta DB.", "embedding": _unit(i),
+            {"id": f"t{i}", "text": f"Ticket {i}: Acme Cloud depends on Zeta DB.", "embedding": unit_vector(i),
              "entities": ["Acme Cloud", "Zeta DB"], "triples": [("Acme Cloud", "depends on", "Zeta DB")]}
             for i in range(10_000)
         ],

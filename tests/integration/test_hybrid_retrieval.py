@@ -8,7 +8,7 @@ import pytest
 
 from falkmem import InputError, Memory, Tenant
 from falkmem.routing import RouterConfig
-from tests.helpers import graph_rows
+from tests.helpers import graph_rows, unit_vector
 
 HELIOS = [
     ("h1", "Atlas team built Project Helios."),
@@ -69,7 +69,16 @@ def test_one_hop_stops_before_the_manager_and_explain_says_where(helios: Tenant)
     # h4 was reached from Atlas team (named by h1) over the edge Priya Chandran -leads-> Atlas team
     assert ("Priya Chandran", "leads", "Atlas team") in [t for p in deep.paths["h4"] for t in p]
     assert "h4" in [i for i, _ in deep.fused[:12]]  # in the context packed below
-    assert set(shallow.timings_ms) >= {"route", "embed", "vector", "graph", "keyword", "fuse", "rerank", "total"}
+    assert set(shallow.timings_ms) >= {
+        "route",
+        "embed",
+        "vector",
+        "graph",
+        "keyword",
+        "fuse",
+        "rerank",
+        "total",
+    }
     ctx = helios.context(QUESTION, budget_tokens=300, max_hops=2)
     assert MARCUS_FACT in ctx.text and ctx.tokens <= 300
 
@@ -163,7 +172,7 @@ def test_hub_entity_does_not_crowd_out_the_answer(mem: Memory, tenant: Tenant) -
     hub_records = [
         {"id": f"hub{i}", "text": f"Ticket {i} was filed against Acme Cloud.",
          "entities": ["Acme Cloud", f"Ticket {i}"], "triples": [(f"Ticket {i}", "related to", "Acme Cloud")],
-         "embedding": _unit(i)}
+         "embedding": unit_vector(i)}
         for i in range(5000)
     ]  # fmt: skip
     tenant.add_many(hub_records, batch_size=500)
@@ -180,11 +189,3 @@ def test_hub_entity_does_not_crowd_out_the_answer(mem: Memory, tenant: Tenant) -
     hyb = [tenant.search(q, route="hybrid").timings_ms["total"] for _ in range(10)]
     vec = [tenant.search(q, route="vector").timings_ms["total"] for _ in range(10)]
     print(f"hub 5000: hybrid median {statistics.median(hyb):.1f} ms, vector {statistics.median(vec):.1f} ms")
-
-
-def _unit(i: int, dim: int = 384) -> list[float]:
-    v = [0.0] * dim
-    v[i % dim] = 1.0
-    v[(i * 7 + 3) % dim] += 0.5
-    n = sum(x * x for x in v) ** 0.5
-    return [x / n for x in v]
