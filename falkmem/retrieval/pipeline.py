@@ -122,14 +122,13 @@ def retrieve(
             _timed, keyword_search, ex, graph, text, k=fetch_k,
             candidates=max(s.keyword_candidates, fetch_k), as_of=as_of, filters=filters,
         )  # fmt: skip
-    if vector is None:
-        t = time.perf_counter()
-        [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
-        timings["embed"] = _ms(t)
-
     graph_on = plan.route == "hybrid" and "graph" in wanted
     vec: list[tuple[dict[str, Any], float]] = []
-    if "vector" in wanted or graph_on:
+    if "vector" in wanted or graph_on:  # a keyword-only search embeds nothing
+        if vector is None:
+            t = time.perf_counter()
+            [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
+            timings["embed"] = _ms(t)
         t = time.perf_counter()
         # All fetch_k neighbours: fusion scales similarities over them, the graph seeds from them.
         # Under a filter only `pool` must pass (asking for fetch_k would make the channel select
@@ -138,7 +137,7 @@ def retrieve(
         vec = vector_search(ex, graph, vector, k=want, fetch_k=fetch_k, as_of=as_of, filters=filters)
         timings["vector"] = _ms(t)
     similarity: dict[str, float] = {}
-    if graph_on:
+    if graph_on and vector is not None:  # (graph_on implies the query was embedded above)
         t = time.perf_counter()
         top = vec[: s.graph_seed_k]
         weights = seed_weights([sim for _, sim in top], temperature=s.graph_seed_temperature)

@@ -93,3 +93,11 @@ def test_no_unread_entity_fulltext_index_is_kept(tenant: Tenant, mem: Memory) ->
     kinds = {(r["label"], t) for r in rows for t in (r["types"] or {}).get("name", [])}
     assert ("Entity", "FULLTEXT") not in kinds
     assert any(r["label"] == "Artifact" and "text" in (r["properties"] or []) for r in rows)
+
+
+def test_a_keyword_only_search_does_not_embed_the_query(tenant: Tenant) -> None:
+    """The keyword channel needs no embedding: computing one would be work done for nothing."""
+    tenant.add("Booked flight UA 837, confirmation code QX7RTP.", id="b1")
+    r = tenant.search("QX7RTP", k=3, channels={"keyword"})
+    assert r.ids == ["b1"] and "embed" not in r.timings_ms
+    assert "embed" in tenant.search("QX7RTP", k=3).timings_ms
