@@ -16,6 +16,7 @@ __all__ = ["canonical_key", "key_tokens", "lookup_relation", "normalize_relation
 
 _ARTICLES = frozenset({"the", "a", "an"})
 _APOSTROPHES = re.compile(r"['\u2019\u02bc\u2018`\u00b4]")
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019\u02bc]s\b")
 _DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _DIGIT_DOT = re.compile(r"(?<=\d)\.(?=\d)")
 _ASCII_SEP = re.compile(r"[^a-z0-9\x00]+")
@@ -25,7 +26,9 @@ _FAST_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 def key_tokens(text: str) -> list[str]:
     """Split text into canonical tokens, keeping every token (no article is dropped).
 
-    Rules, applied in order: NFKC, casefold, apostrophes removed (``O'Brien`` → ``obrien``),
+    Rules, applied in order: NFKC, casefold, a possessive ``'s`` dropped (``Izgoy's`` →
+    ``izgoy``, as ``Jones'`` → ``jones``: a question says "Izgoy's performer" of the album
+    "Izgoy"), other apostrophes removed (``O'Brien`` → ``obrien``),
     a comma between digits removed (``1,200`` → ``1200``), a dot between digits kept
     (``12.50``), every other character that is not a letter, digit or combining mark is a
     separator (hyphens, dots, ``@``, ``#``, underscores...).
@@ -37,6 +40,7 @@ def key_tokens(text: str) -> list[str]:
         The tokens, in order; empty when the text has no letter or digit.
     """
     s = unicodedata.normalize("NFKC", text).casefold()
+    s = _POSSESSIVE.sub("", s)
     s = _APOSTROPHES.sub("", s)
     s = _DIGIT_COMMA.sub("", s)
     s = _DIGIT_DOT.sub("\x00", s)
