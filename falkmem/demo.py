@@ -6,16 +6,18 @@ import os
 import sys
 import time
 
+# (id, session, kind, text). The kind matters to the graph: a fact or an event is about what it
+# names; an episode (a chat turn, the default kind) is not about its first sentence.
 MEMORIES = [
-    ("helios-1", "s1", "Atlas team built Project Helios."),
-    ("helios-2", "s1", "Priya Chandran leads the Atlas team."),
-    ("helios-3", "s1", "The Atlas team is based in the Bangalore office."),
-    ("helios-4", "s2", "Priya Chandran reports to Marcus Webb."),
-    ("helios-5", "s2", "Marcus Webb is the VP of Engineering."),
-    ("trip-1", "s3", "Booked flight UA 837 to Tokyo, confirmation code QX7RTP."),
-    ("trip-2", "s4", "The Tokyo trip runs from March 3 to March 10."),
-    ("trip-3", "s5", "UA 837 is delayed; the new arrival time is 12:15."),
-    ("pref-1", "s6", "Dana prefers aisle seats and vegetarian meals."),
+    ("helios-1", "s1", "fact", "Atlas team built Project Helios."),
+    ("helios-2", "s1", "fact", "Priya Chandran leads the Atlas team."),
+    ("helios-3", "s1", "fact", "The Atlas team is based in the Bangalore office."),
+    ("helios-4", "s2", "fact", "Priya Chandran reports to Marcus Webb."),
+    ("helios-5", "s2", "fact", "Marcus Webb is the VP of Engineering."),
+    ("trip-1", "s3", "event", "Booked flight UA 837 to Tokyo, confirmation code QX7RTP."),
+    ("trip-2", "s4", "event", "The Tokyo trip runs from March 3 to March 10."),
+    ("trip-3", "s5", "event", "UA 837 is delayed; the new arrival time is 12:15."),
+    ("pref-1", "s6", "preference", "Dana prefers aisle seats and vegetarian meals."),
 ]
 
 QUESTIONS = [
@@ -38,7 +40,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"store: {mem.location}")
         demo = mem.tenant("demo")
         result = demo.add_many(
-            [{"id": i, "session": s, "text": t, "speaker": "dana"} for i, s, t in MEMORIES]
+            [
+                {"id": i, "session": s, "kind": kind, "text": t, "speaker": "dana"}
+                for i, s, kind, t in MEMORIES
+            ]
         )
         print(f"remembered {len(result.added)} new memories ({len(result.skipped)} already known)\n")
         for q in QUESTIONS:

@@ -124,11 +124,13 @@ class Settings(BaseSettings):
     """Seed weight exp((sim - best sim) / temperature): lower lets a clear first hit dominate."""
     graph_tail_weight: float = Field(default=0.0, ge=0, le=20)
     """Weight of a link to an entity a memory names outside its head (1 + head weight inside it).
-    0: a bridge entity leads only to the memories *about* it. On LongMemEval (48 questions)
-    following every mention cost 10.9 points of R@5 against the keyword channel; head links
-    only: +1.6 (MuSiQue-100/200 keep +4.7/+4.3 over vector search)."""
+    0: a bridge entity leads only to the memories *about* it (titled ones). On LongMemEval
+    (48 questions) following every mention cost 10.9 points of R@5 against the keyword channel."""
     graph_head_weight: float = Field(default=1.0, ge=0, le=20)
-    """Extra weight of a link to an entity named in a memory's head (title line/first sentence)."""
+    """Extra weight of a link to an entity named in a memory's head (its title line)."""
+    graph_named_weight: float = Field(default=1.0, ge=0, le=20)
+    """What an entity the query names passes on to the memories about it (head links), like a
+    query entity in HippoRAG's reset vector; a bridge named by the first vector hit weighs 1."""
     graph_limit: int = Field(default=50, ge=1, le=1000)
     """Most memories the graph channel returns (by graph score)."""
     graph_weight: float = Field(default=0.5, ge=0, le=10)

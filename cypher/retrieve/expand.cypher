@@ -1,23 +1,28 @@
 // name: expand
 // mode: read
-// params: seeds, skip_keys, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: seeds, named, named_weight, skip_keys, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The graph channel in one round trip: from the memories the vector channel ranked first
 // ($seeds: [{id, w}], w = the seed's weight) to the entities they mention, then to the other
 // memories that mention the same entities. This finds the memory a chain of facts needs next
 // (the passage *about* the band a first passage names), which shares no words with the question.
-// - Bridge entities only: the entities the query itself names ($skip_keys) are skipped, since
-//   memories that share them are what vector and keyword search already find.
+// - Bridge entities: the entities the seeds name, except those the query itself names
+//   ($skip_keys): memories that merely share those are what vector and keyword search find.
+// - Named entities ($named: keys the query names): each passes on $named_weight (times its
+//   specificity) to the memories *about* it (head links), like a query entity in HippoRAG's
+//   reset vector: the passage about the film a question names is the first hop of its chain,
+//   even when its text looks little like the question.
 // - Specificity: an entity passes on w * log(1 + N / mentions) / log(1 + N) (N = memories in
 //   the tenant), so a name in many memories says little (HippoRAG's node specificity, in log form).
 // - Hub guard: entities named by more than $max_mentions memories are not followed at all (an
 //   O(1) property test, no edge is walked); each followed entity's memories are read with
 //   LIMIT $max_mentions, which therefore never cuts, so no storage order decides anything.
-// - A link from a memory to an entity named in its head (REFERENCES.head: title line or first
-//   sentence) counts 1 + $head_weight: the memory is about that entity; a link to one it only
-//   mentions counts $tail_weight (default 0: a bridge leads to the memories about it, not to
-//   every chat turn that mentions it).
+// - A link from a memory to an entity named in its head (REFERENCES.head: its title line)
+//   counts 1 + $head_weight: the memory is about that entity; a link to one it only mentions
+//   counts $tail_weight (default 0: a bridge leads to the memories about it, not to every chat
+//   turn that mentions it).
 // - $max_hops >= 2 also steps once over RELATED_TO from each bridge entity (the $per_entity
 //   heaviest edges, ties by key), at $hop_weight of the entity's share.
+// A memory whose links all count 0 is not returned, and `via` names only the links that count.
 // $as_of / $f_*: as in vector_search. Returns each reached memory with its graph score, its
 // cosine similarity to $vector (for fusion), the bridge entities it was reached through and the
 // RELATED_TO steps taken. Projected properties only: never the embedding.
@@ -25,13 +30,24 @@
 // planner scanned every Entity and traversed back to the seeds, 70 ms on 38,000 entities.)
 MATCH (m:_Meta {id: 'meta'})
 WITH CASE WHEN coalesce(m.n_docs, 0) < 2 THEN 2.0 ELSE toFloat(m.n_docs) END AS n
-UNWIND $seeds AS s
-MATCH (x:Artifact {id: s.id})
-WITH n, x, s.w AS sw
-MATCH (x)-[:REFERENCES]->(e:Entity)
-WHERE NOT e.key IN $skip_keys AND e.mentions <= $max_mentions
-WITH n, e, sum(sw) AS w
-WITH n, collect({e: e, w: w * log(1.0 + n / toFloat(CASE WHEN e.mentions < 1 THEN 1 ELSE e.mentions END)) / log(1.0 + n), step: null}) AS level1
+CALL {
+  WITH n
+  UNWIND $seeds AS s
+  MATCH (x:Artifact {id: s.id})
+  WITH n, x, s.w AS sw
+  MATCH (x)-[:REFERENCES]->(e:Entity)
+  WHERE NOT e.key IN $skip_keys AND e.mentions <= $max_mentions
+  WITH n, e, sum(sw) AS w
+  RETURN collect({e: e, w: w * log(1.0 + n / toFloat(CASE WHEN e.mentions < 1 THEN 1 ELSE e.mentions END)) / log(1.0 + n), step: null}) AS bridges
+}
+CALL {
+  WITH n
+  UNWIND $named AS key
+  MATCH (e:Entity {key: key})
+  WHERE e.mentions <= $max_mentions AND $named_weight > 0
+  RETURN collect({e: e, w: $named_weight * log(1.0 + n / toFloat(CASE WHEN e.mentions < 1 THEN 1 ELSE e.mentions END)) / log(1.0 + n), step: null}) AS named
+}
+WITH n, bridges + named AS level1
 CALL {
   WITH n, level1
   UNWIND level1 AS l
@@ -64,7 +80,9 @@ CALL {
   RETURN c, coalesce(ref.head, false) AS head LIMIT $max_mentions
 }
 WITH c, sum(w * CASE WHEN head THEN 1.0 + $head_weight ELSE $tail_weight END) AS score,
-     collect(e.name)[..3] AS via, collect(steps) AS steps
+     collect(CASE WHEN head OR $tail_weight > 0 THEN e.name END)[..3] AS via, collect(steps) AS steps
+WHERE score > 0
+WITH c, score, via, steps
 ORDER BY score DESC, c.id
 LIMIT $limit
 RETURN c {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,

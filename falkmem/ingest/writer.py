@@ -70,7 +70,7 @@ def given_extraction(p: Prepared) -> Extraction:
 
 def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str) -> dict[str, Any]:
     names = {e.key: e.name for e in ex.entities}
-    head = head_text(p.text)
+    head = head_text(p.text, p.kind)
     return {
         "id": p.id,
         "text": p.text,

@@ -20,11 +20,31 @@ SAMPLES: dict[str, object] = {
 def _sample(param: str) -> object:
     if param in SAMPLES:
         return SAMPLES[param]
-    if param in ("k", "fetch_k", "version", "limit", "max_hops", "per_entity", "seed_k", "scan", "max_mentions"):
+    if param in (
+        "k",
+        "fetch_k",
+        "version",
+        "limit",
+        "max_hops",
+        "per_entity",
+        "seed_k",
+        "scan",
+        "max_mentions",
+    ):
         return 10
     if param.endswith("s") and param not in ("status",):
         return []
-    if param in ("now", "as_of", "cutoff", "decay", "weight", "threshold", "min_score", "head_weight", "hop_weight"):
+    if param in (
+        "now",
+        "as_of",
+        "cutoff",
+        "decay",
+        "weight",
+        "threshold",
+        "min_score",
+        "head_weight",
+        "hop_weight",
+    ):
         return 1.0
     return "x"
 

@@ -75,15 +75,38 @@ def test_the_graph_channel_honours_filters(tenant: Tenant) -> None:
     assert "b" in dict(unfiltered.channels["graph"])
 
 
-def test_entities_the_query_names_are_not_followed(tenant: Tenant) -> None:
+def test_entities_the_query_names_are_not_followed_as_bridges(tenant: Tenant) -> None:
+    """A memory that merely mentions what the query names is the vector channel's business."""
     tenant.add("Atlas team built Project Helios.", id="a")
-    tenant.add("Project Helios ships in June.", id="b")
+    tenant.add("Marcus booked the review room for Friday. He will bring the Project Helios budget.", id="b")
     tenant.add("Priya Chandran leads the Atlas team.", id="c")
     e = tenant.explain("Who built Project Helios?", route="hybrid", k=3)
     assert e.plan.entities == (("project helios", "Project Helios"),)
-    assert all("Project Helios" not in via for via in e.via.values())
+    assert "Project Helios" not in e.via.get("b", [])  # named outside b's head: not a link
     assert "Atlas team" in e.via.get("c", [])
     assert "c" in [h.id for h in e.hits]
+
+
+def test_an_entity_the_query_names_leads_to_the_memories_about_it(
+    tenant: Tenant, store_path: Path, embedder: SentenceTransformerEmbedder
+) -> None:
+    """The passage about the film a question names is the first hop of its chain, however
+    little its text looks like the question (HippoRAG's query entities in the reset vector)."""
+    tenant.add_many([
+        {"id": "about", "text": "Izgoy\nIzgoy is the second studio album by the Russian rock band Kino."},
+        {"id": "other", "text": "The rock band Kino toured Siberia."},
+        *({"id": f"n{i}", "text": f"Russia invaded a neighbouring country in year {1900 + i}."} for i in range(12)),
+    ])  # fmt: skip
+    q = "When did the country of Izgoy's performer invade Manchuria?"
+    e = tenant.explain(q, route="hybrid", k=5)
+    assert ("izgoy", "Izgoy") in e.plan.entities
+    assert "Izgoy" in e.via.get("about", [])
+    assert dict(e.channels["graph"])["about"] > 0
+    url = os.environ.get("FALKMEM_TEST_URL")
+    kwargs = {"embedder": embedder, "graph_named_weight": 0.0}
+    with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as off:
+        without = off.tenant(tenant.id).explain(q, route="hybrid", k=5)
+    assert "Izgoy" not in without.via.get("about", [])
 
 
 def test_no_unread_entity_fulltext_index_is_kept(tenant: Tenant, mem: Memory) -> None:
