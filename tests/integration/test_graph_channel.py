@@ -51,8 +51,8 @@ def test_an_edge_restated_ten_thousand_times_is_not_walked(tenant: Tenant) -> No
         ],
         batch_size=200,  # every restatement appends to the edge's evidence list: keep each write short
     )  # fmt: skip
-    tenant.add("Priya Chandran runs the Zeta DB upgrade for Acme Cloud.", id="p1")
-    tenant.add("Priya Chandran reports to Marcus Webb.", id="p2")
+    tenant.add("Priya Chandran runs the Zeta DB upgrade for Acme Cloud.", id="p1", kind="fact")
+    tenant.add("Priya Chandran reports to Marcus Webb.", id="p2", kind="fact")
     q = "Who runs the Zeta DB upgrade?"
     first = tenant.explain(q, route="hybrid", max_hops=2)
     again = tenant.explain(q, route="hybrid", max_hops=2)
@@ -65,9 +65,9 @@ def test_an_edge_restated_ten_thousand_times_is_not_walked(tenant: Tenant) -> No
 
 
 def test_the_graph_channel_honours_filters(tenant: Tenant) -> None:
-    tenant.add("Atlas team built Project Helios.", id="a", session="s1")
-    tenant.add("Priya Chandran leads the Atlas team.", id="b", session="s2")
-    tenant.add("Priya Chandran joined the Atlas team in May.", id="c", session="s1")
+    tenant.add("Atlas team built Project Helios.", id="a", session="s1", kind="fact")
+    tenant.add("Priya Chandran leads the Atlas team.", id="b", session="s2", kind="fact")
+    tenant.add("Priya Chandran joined the Atlas team in May.", id="c", session="s1", kind="fact")
     r = tenant.explain("Who built Project Helios?", route="hybrid", session="s1")
     assert {i for i, _ in r.channels["graph"]} <= {"a", "c"}
     assert {h.id for h in r.hits} <= {"a", "c"} and "c" in dict(r.channels["graph"])
@@ -77,9 +77,13 @@ def test_the_graph_channel_honours_filters(tenant: Tenant) -> None:
 
 def test_entities_the_query_names_are_not_followed_as_bridges(tenant: Tenant) -> None:
     """A memory that merely mentions what the query names is the vector channel's business."""
-    tenant.add("Atlas team built Project Helios.", id="a")
-    tenant.add("Marcus booked the review room for Friday. He will bring the Project Helios budget.", id="b")
-    tenant.add("Priya Chandran leads the Atlas team.", id="c")
+    tenant.add("Atlas team built Project Helios.", id="a", kind="fact")
+    tenant.add(
+        "Marcus booked the review room for Friday. He will bring the Project Helios budget.",
+        id="b",
+        kind="fact",
+    )
+    tenant.add("Priya Chandran leads the Atlas team.", id="c", kind="fact")
     e = tenant.explain("Who built Project Helios?", route="hybrid", k=3)
     assert e.plan.entities == (("project helios", "Project Helios"),)
     assert "Project Helios" not in e.via.get("b", [])  # named outside b's head: not a link
@@ -124,3 +128,16 @@ def test_a_keyword_only_search_does_not_embed_the_query(tenant: Tenant) -> None:
     r = tenant.search("QX7RTP", k=3, channels={"keyword"})
     assert r.ids == ["b1"] and "embed" not in r.timings_ms
     assert "embed" in tenant.search("QX7RTP", k=3).timings_ms
+
+
+def test_a_chat_turn_is_not_about_what_its_first_sentence_names(tenant: Tenant) -> None:
+    """An episode (the default kind: a conversation turn) has no head unless it has a title
+    line; a fact is about what it names. Following first sentences of chat turns cost recall
+    on LongMemEval (extraction/head.py)."""
+    tenant.add("Atlas team built Project Helios.", id="a", kind="fact")
+    tenant.add("Priya Chandran leads the Atlas team.", id="fact", kind="fact")
+    tenant.add("Atlas team lunch was fun! We talked about the offsite.", id="turn")
+    e = tenant.explain("Who built Project Helios?", route="hybrid", k=5)
+    graph = dict(e.channels["graph"])
+    assert "fact" in graph and "Atlas team" in e.via["fact"]
+    assert "turn" not in graph

@@ -39,8 +39,8 @@ def helios(mem: Memory) -> Tenant:
     mem.drop_tenant(tid)
     t = mem.tenant(tid)
     for i, text in HELIOS:  # each fact from a separate add
-        t.add(text, id=i)
-    t.add_many([{"id": f"o{i}", "text": text} for i, text in enumerate(ORG)])
+        t.add(text, id=i, kind="fact")  # a fact is about what it names (its head)
+    t.add_many([{"id": f"o{i}", "text": text, "kind": "fact"} for i, text in enumerate(ORG)])
     yield t
     mem.drop_tenant(tid)
 
@@ -176,7 +176,7 @@ def test_hub_entity_does_not_crowd_out_the_answer(mem: Memory, tenant: Tenant) -
         for i in range(5000)
     ]  # fmt: skip
     tenant.add_many(hub_records, batch_size=500)
-    tenant.add("Priya Chandran leads the Acme Cloud migration.", id="p1")
+    tenant.add("Priya Chandran leads the Acme Cloud migration.", id="p1", kind="fact")
     q = "Who leads the Acme Cloud migration?"
     ex = tenant.explain(q, route="hybrid")
     # the hub guard: the graph channel does not pull in the hub's 5,000 mentions...
