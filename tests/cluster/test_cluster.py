@@ -113,8 +113,9 @@ def test_hybrid_route(local_cluster: LocalCluster, cmem: Memory) -> None:
             id="lead",
             entities=["Priya Chandran", "Atlas"],
             triples=[("Priya Chandran", "leads", "Atlas")],
+            kind="fact",
         )
-        t.add("The Atlas team ships the billing service.", id="ships", entities=["Atlas"])
+        t.add("The Atlas team ships the billing service.", id="ships", entities=["Atlas"], kind="fact")
         t.add("Lunch is at noon on Fridays.", id="lunch")
         r = t.search("what does Priya Chandran's team ship?", k=3, route="hybrid")
         assert r.route == "hybrid"
