@@ -306,11 +306,13 @@ class Tenant:
     ) -> SearchResult:
         """The ``k`` memories most relevant to ``query_text``, best first.
 
-        The router picks the route: ``vector`` for a simple lookup, ``hybrid`` (vector +
-        RELATED_TO walk, one round trip) when the query names several known entities or one
-        with a relational cue. The keyword channel (BM25 over the full-text index) runs on
-        both routes; channels are fused by reciprocal rank and reranked when a cross-encoder
-        is configured.
+        The router picks the route: ``vector`` for a simple lookup, ``hybrid`` when the query
+        names a known entity (``router_entity_threshold``). The keyword channel (BM25 over the
+        full-text index) runs on both routes; the hybrid route adds the graph channel (one
+        round trip: from the first vector hits' entities and the entities the query names to
+        the memories about them). Channels are fused by score (the dense similarity plus
+        weighted keyword and graph evidence; ``fusion="rrf"`` for rank fusion) and reranked
+        when a cross-encoder is configured.
 
         Args:
             query_text: the question.
