@@ -133,6 +133,10 @@ class Settings(BaseSettings):
     query entity in HippoRAG's reset vector; a bridge named by the first vector hit weighs 1.
     1.5 is the middle of the plateau 1.25-1.75 on MuSiQue-100 (both tenants) and MuSiQue-200;
     LongMemEval's turns (episodes) have no head to reach (benchmarks/RESULTS.md)."""
+    graph_max_score: float = Field(default=2.5, gt=0, le=100)
+    """The most graph score one memory gets however many links reach it (a head link from the
+    first vector hit scores 2): a memory titled like several bridges at once must not outweigh
+    the dense evidence. 2.0-2.5 measured best on the MuSiQue sets; 2.5 keeps their R@10."""
     graph_limit: int = Field(default=50, ge=1, le=1000)
     """Most memories the graph channel returns (by graph score)."""
     graph_weight: float = Field(default=0.5, ge=0, le=10)

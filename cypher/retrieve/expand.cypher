@@ -1,6 +1,6 @@
 // name: expand
 // mode: read
-// params: seeds, named, named_weight, skip_keys, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: seeds, named, named_weight, max_score, skip_keys, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The graph channel in one round trip: from the memories the vector channel ranked first
 // ($seeds: [{id, w}], w = the seed's weight) to the entities they mention, then to the other
 // memories that mention the same entities. This finds the memory a chain of facts needs next
@@ -23,6 +23,9 @@
 // - $max_hops >= 2 also steps once over RELATED_TO from each bridge entity (the $per_entity
 //   heaviest edges, ties by key), at $hop_weight of the entity's share.
 // A memory whose links all count 0 is not returned, and `via` names only the links that count.
+// A memory's score is capped at $max_score (after ranking by the uncapped sum): one titled like
+// several bridges at once ("Atomic bombings of Hiroshima and Nagasaki" for the bridges
+// Hiroshima, Nagasaki and Atomic) must not outweigh the dense evidence of everything else.
 // $as_of / $f_*: as in vector_search. Returns each reached memory with its graph score, its
 // cosine similarity to $vector (for fusion), the bridge entities it was reached through and the
 // RELATED_TO steps taken. Projected properties only: never the embedding.
@@ -87,5 +90,6 @@ ORDER BY score DESC, c.id
 LIMIT $limit
 RETURN c {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
           .valid_at, .invalid_at, .metadata, .status, .key} AS a,
-       score, 1.0 - vec.cosineDistance(c.embedding, vecf32($vector)) AS sim, via,
+       CASE WHEN score > $max_score THEN $max_score ELSE score END AS score,
+       1.0 - vec.cosineDistance(c.embedding, vecf32($vector)) AS sim, via,
        [s IN steps WHERE size(s) > 0 | s][..3] AS paths

@@ -52,6 +52,7 @@ def expand(
     skip_keys: Sequence[str],
     named: Sequence[str] = (),
     named_weight: float = 0.0,
+    max_score: float = float("inf"),
     max_mentions: int,
     per_entity: int,
     head_weight: float,
@@ -69,6 +70,7 @@ def expand(
         skip_keys: entity keys not to follow from the seeds (the ones the query names).
         named: entity keys the query names: each leads to the memories about it directly.
         named_weight: what a named entity passes on (times its specificity; 0 turns it off).
+        max_score: the most graph score one memory gets, however many links reach it.
         max_mentions: hub guard: entities named by more memories are not followed.
         per_entity: RELATED_TO edges followed per entity on the second hop.
         head_weight: extra weight of a link to an entity named in the memory's head.
@@ -83,7 +85,7 @@ def expand(
         query("retrieve/expand"),
         {
             "seeds": [{"id": i, "w": float(w)} for i, w in seeds], "skip_keys": list(skip_keys),
-            "named": list(named), "named_weight": float(named_weight),
+            "named": list(named), "named_weight": float(named_weight), "max_score": min(float(max_score), 1e9),
             "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight, "tail_weight": tail_weight,
             "max_hops": max_hops, "hop_weight": hop_weight, "limit": limit, "vector": list(vector),
             "as_of": as_of, **(filters or Filters()).params(),
