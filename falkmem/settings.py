@@ -124,10 +124,11 @@ class Settings(BaseSettings):
     """Seed weight exp((sim - best sim) / temperature): lower lets a clear first hit dominate."""
     graph_tail_weight: float = Field(default=0.0, ge=0, le=20)
     """Weight of a link to an entity a memory names outside its head (1 + head weight inside it).
-    0: a bridge entity leads only to the memories *about* it (titled ones). On LongMemEval
+    0: a bridge entity leads only to the memories *about* it (whose head names it). On LongMemEval
     (48 questions) following every mention cost 10.9 points of R@5 against the keyword channel."""
     graph_head_weight: float = Field(default=1.0, ge=0, le=20)
-    """Extra weight of a link to an entity named in a memory's head (its title line)."""
+    """Extra weight of a link to an entity named in a memory's head (its title line, else the
+    first sentence of any kind but an episode: ``extraction/head.py``)."""
     graph_named_weight: float = Field(default=1.5, ge=0, le=20)
     """What an entity the query names passes on to the memories about it (head links), like a
     query entity in HippoRAG's reset vector; a bridge named by the first vector hit weighs 1.

@@ -13,8 +13,9 @@
 // superseded, invalid from r.valid_at) and, when a newer `nxt` exists, is itself stored
 // superseded by `nxt` (told late: history stays in time order).
 // The caller sends at most one row per key per query.
-// REFERENCES.head is true when the entity is named in the memory's head (its title line; an
-// untitled memory has none): what the memory is about. The graph channel follows such links.
+// REFERENCES.head is true when the entity is named in the memory's head (its title line, else its
+// first sentence unless it is an episode; extraction/head.py): what the memory is about. The
+// graph channel follows such links.
 UNWIND $rows AS r
 CALL {
   WITH r
