@@ -1,23 +1,23 @@
 // name: expand
 // mode: read
-// params: seeds, named, named_weight, max_score, skip_keys, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: seeds, named, named_weight, max_score, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The graph channel in one round trip: from the memories the vector channel ranked first
 // ($seeds: [{id, w}], w = the seed's weight) to the entities they mention, then to the other
 // memories that mention the same entities. This finds the memory a chain of facts needs next
 // (the passage *about* the band a first passage names), which shares no words with the question.
 // - Bridge entities: the entities the seeds name, except those the query itself names
-//   ($skip_keys): memories that merely share those are what vector and keyword search find.
-// - Named entities ($named: keys the query names): each passes on $named_weight (times its
-//   specificity) to the memories *about* it (head links), like a query entity in HippoRAG's
-//   reset vector: the passage about the film a question names is the first hop of its chain,
-//   even when its text looks little like the question.
+//   ($named): memories that merely share those are what vector and keyword search find.
+// - Named entities ($named, the keys the query names) are followed directly instead: each
+//   passes on $named_weight (times its specificity) to the memories *about* it, like a query
+//   entity in HippoRAG's reset vector: the passage about the film a question names is the first
+//   hop of its chain, even when its text looks little like the question.
 // - Specificity: an entity passes on w * log(1 + N / mentions) / log(1 + N) (N = memories in
 //   the tenant), so a name in many memories says little (HippoRAG's node specificity, in log form).
 // - Hub guard: entities named by more than $max_mentions memories are not followed at all (an
 //   O(1) property test, no edge is walked); each followed entity's memories are read with
 //   LIMIT $max_mentions, which therefore never cuts, so no storage order decides anything.
-// - A link from a memory to an entity named in its head (REFERENCES.head: its title line)
-//   counts 1 + $head_weight: the memory is about that entity; a link to one it only mentions
+// - A link from a memory to an entity named in its head (REFERENCES.head: its title line, else
+//   the first sentence of any kind but an episode; extraction/head.py) counts 1 + $head_weight: the memory is about that entity; a link to one it only mentions
 //   counts $tail_weight (default 0: a bridge leads to the memories about it, not to every chat
 //   turn that mentions it).
 // - $max_hops >= 2 also steps once over RELATED_TO from each bridge entity (the $per_entity
@@ -39,7 +39,7 @@ CALL {
   MATCH (x:Artifact {id: s.id})
   WITH n, x, s.w AS sw
   MATCH (x)-[:REFERENCES]->(e:Entity)
-  WHERE NOT e.key IN $skip_keys AND e.mentions <= $max_mentions
+  WHERE NOT e.key IN $named AND e.mentions <= $max_mentions
   WITH n, e, sum(sw) AS w
   RETURN collect({e: e, w: w * log(1.0 + n / toFloat(CASE WHEN e.mentions < 1 THEN 1 ELSE e.mentions END)) / log(1.0 + n), step: null}) AS bridges
 }
@@ -59,7 +59,7 @@ CALL {
   CALL {
     WITH e
     MATCH (e)-[r:RELATED_TO]-(o:Entity)
-    WHERE o.mentions <= $max_mentions AND NOT o.key IN $skip_keys
+    WHERE o.mentions <= $max_mentions AND NOT o.key IN $named
     RETURN o, r ORDER BY r.weight DESC, o.key LIMIT $per_entity
   }
   WITH n, o, sum(w) AS w, collect([startNode(r).name, r.relation, endNode(r).name])[0] AS step

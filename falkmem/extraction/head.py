@@ -35,6 +35,7 @@ TITLE_MAX_WORDS = 12
 """A first line of more words than this is not a title."""
 
 # A title may end with an abbreviation ("Martin Luther King Jr.", "The Man from U.N.C.L.E.").
+_NON_SPACE = re.compile(r"\S")
 _ABBREVIATION_END = re.compile(r"(?:^|\s)(?:[A-Z][a-z]{0,3}|(?:[A-Za-z]\.)+[A-Za-z]?)\.$")
 
 
@@ -46,8 +47,8 @@ def title_line(text: str) -> str | None:
     ``.`` that is not an abbreviation's). "Kansas City, Missouri\\nKansas City is..." has one;
     "Thanks!\\nI also started..." and "Here are some ideas:\\n1. ..." do not.
     """
-    nl = text.find("\n")
-    if nl <= 0 or nl > TITLE_MAX_CHARS or not text[nl + 1 :].strip():
+    nl = text.find("\n", 0, TITLE_MAX_CHARS + 1)
+    if nl <= 0 or _NON_SPACE.search(text, nl + 1) is None:
         return None
     line = text[:nl].strip()
     if not line or len(line.split()) > TITLE_MAX_WORDS or line[-1] in "!?:;,":
@@ -72,6 +73,4 @@ def head_text(text: str, kind: str = "episode") -> str:
 
 def in_head(entity: EntityMention, head: str) -> bool:
     """True when the entity's name (or an alias) appears in ``head`` (from ``head_text``)."""
-    if not head:
-        return False
     return any(" ".join(n.split()).casefold() in head for n in (entity.name, *entity.aliases) if n)

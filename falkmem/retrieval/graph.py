@@ -49,10 +49,9 @@ def expand(
     vector: Sequence[float],
     *,
     seeds: Sequence[tuple[str, float]],
-    skip_keys: Sequence[str],
-    named: Sequence[str] = (),
-    named_weight: float = 0.0,
-    max_score: float = float("inf"),
+    named: Sequence[str],
+    named_weight: float,
+    max_score: float,
     max_mentions: int,
     per_entity: int,
     head_weight: float,
@@ -67,8 +66,8 @@ def expand(
 
     Args:
         seeds: (memory id, weight) of the memories the walk starts from.
-        skip_keys: entity keys not to follow from the seeds (the ones the query names).
-        named: entity keys the query names: each leads to the memories about it directly.
+        named: entity keys the query names: not followed from the seeds (memories that share
+            them are what vector and keyword search find) but straight to the memories about them.
         named_weight: what a named entity passes on (times its specificity; 0 turns it off).
         max_score: the most graph score one memory gets, however many links reach it.
         max_mentions: hub guard: entities named by more memories are not followed.
@@ -84,8 +83,8 @@ def expand(
         graph,
         query("retrieve/expand"),
         {
-            "seeds": [{"id": i, "w": float(w)} for i, w in seeds], "skip_keys": list(skip_keys),
-            "named": list(named), "named_weight": float(named_weight), "max_score": min(float(max_score), 1e9),
+            "seeds": [{"id": i, "w": float(w)} for i, w in seeds],
+            "named": list(named), "named_weight": float(named_weight), "max_score": float(max_score),
             "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight, "tail_weight": tail_weight,
             "max_hops": max_hops, "hop_weight": hop_weight, "limit": limit, "vector": list(vector),
             "as_of": as_of, **(filters or Filters()).params(),

@@ -144,8 +144,7 @@ def retrieve(
         reached = expand(
             ex, graph, vector,
             seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
-            skip_keys=[key for key, _ in plan.entities], named=[key for key, _ in plan.entities],
-            named_weight=s.graph_named_weight, max_score=s.graph_max_score, max_mentions=s.graph_max_mentions,
+            named=[key for key, _ in plan.entities], named_weight=s.graph_named_weight, max_score=s.graph_max_score, max_mentions=s.graph_max_mentions,
             per_entity=s.graph_per_entity, head_weight=s.graph_head_weight, tail_weight=s.graph_tail_weight, max_hops=plan.max_hops,
             hop_weight=s.graph_hop_weight, limit=max(s.graph_limit, pool), as_of=as_of, filters=filters,
         )  # fmt: skip

@@ -44,6 +44,9 @@ def _sample(param: str) -> object:
         "min_score",
         "head_weight",
         "hop_weight",
+        "tail_weight",
+        "named_weight",
+        "max_score",
     ):
         return 1.0
     return "x"
