@@ -71,6 +71,11 @@ class Settings(BaseSettings):
     ``onnx-int8`` (int8-quantised: fastest, different vectors, its own model name)."""
     embedder_cache_dir: Path | None = None
     """Where the ONNX export is cached (default ``$XDG_CACHE_HOME/falkmem/onnx``)."""
+    embedder_query_threads: int = Field(default=1, ge=0, le=1024)
+    """ONNX backends: intra-op threads that embed a single text (a search's question), in a
+    session of their own; batches use every core. 1 keeps a question's embedding from waiting
+    on the cores the keyword query holds beside it; 0 embeds questions on the batch session
+    (one session less, about 110 MB)."""
     query_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
     """Query embeddings kept per process for questions asked again (LRU; 0 turns it off)."""
     openai_base_url: str | None = None

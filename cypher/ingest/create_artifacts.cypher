@@ -33,7 +33,7 @@ WITH r, prev, nxt
 WHERE prev IS NULL OR r.fact_hash IS NULL OR prev.fact_hash IS NULL OR prev.fact_hash <> r.fact_hash
 CREATE (a:Artifact {id: r.id, text: r.text, kind: r.kind, embedding: vecf32(r.embedding),
                     created_at: $now, valid_at: r.valid_at, metadata: r.metadata,
-                    attribution: r.attribution, n_tokens: r.n_tokens, seq: r.seq,
+                    attribution: r.attribution, n_tokens: r.n_tokens, stems: r.stems, seq: r.seq,
                     status: CASE WHEN nxt IS NULL THEN 'active' ELSE 'superseded' END})
 SET a.session_id = r.session, a.speaker = r.speaker, a.agent_id = r.agent, a.user_id = r.user,
     a.key = r.key, a.source = r.source, a.fact_hash = r.fact_hash, a.invalid_at = nxt.valid_at,

@@ -1,21 +1,27 @@
 // name: keyword_search
 // mode: read
-// params: terms, per_term, min_df, common_fraction, max_terms, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
-// The keyword channel in one round trip: term statistics, the very-common-term cut and the
-// full-text candidates. The caller ranks the candidates with BM25 (the engine's score is a
-// coarse TF-IDF without length normalisation: it only picks candidates).
-// $terms: [{term, df}], each term one sanitised token; df = its document frequency when the
-// caller has it cached (falkmem/keyword/stats.py), null to count it here (an empty full-text
-// query matches nothing, so a cached term costs no index work).
+// params: terms, per_term, min_df, common_fraction, max_terms, k, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// The keyword channel in one round trip: term statistics, the very-common-term cut, the
+// full-text candidates and their Okapi BM25 ranking; it returns the rows of the $k best.
+// $terms: [{term, stem, df}], one per distinct stem: a sanitised token, its Snowball stem (the
+// index stems both sides) and its document frequency when the caller has it cached
+// (falkmem/keyword/stats.py), null to count it here (an empty full-text query matches
+// nothing, so a cached term costs no index work).
 // The cut: a term in more than max($min_df, $common_fraction * n_docs) memories is dropped
 // (its matches cost the most and rank nothing), unless every term is that common: then the
 // rarest one stays. At most $max_terms terms are searched.
-// Candidates: up to $per_term per kept term, one full-text call per term. One OR query is not
-// enough: the engine does not add up the scores of the terms a document matches in a union, so
-// with a common and a rare term the documents holding both were cut by the LIMIT among ties.
-// Only what BM25 reads is projected (id, text, attribution); the caller fetches the rows of
-// the winners. Cut before projecting: projecting every match first made a common term cost
-// ~300 ms at 10k memories.
+// Candidates: up to $per_term per kept term, one full-text call per term, ordered by the
+// engine's score. One OR query is not enough: the engine does not add up the scores of the
+// terms a document matches in a union, so with a common and a rare term the documents holding
+// both were cut by the LIMIT among ties. The engine's score only picks candidates: it is a
+// coarse TF-IDF without length normalisation.
+// BM25 (Lucene idf, $k1, $b) on each candidate's stored stem counts (a.stems, written with the
+// artifact: " stem:count stem:count ... ", falkmem/keyword/stem.py stem_bag) and length
+// (a.n_tokens); the same formula, repairs and float order as falkmem/keyword/bm25.py: N is at
+// least the number of candidates, a term's df at least the candidates holding it, terms are
+// summed in the order given. Ties go to the smaller id. Reading the count with split/left keeps
+// the string work small (splitting a whole bag into its items cost 8 ms for 370 candidates).
+// Only the $k winners are projected (never the embedding).
 // $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
 // $f_*: the search filters (falkmem/retrieval/filters.py; null = no condition), applied before
@@ -29,7 +35,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Artifact', CASE WHEN t.df IS NULL THEN t.term ELSE '' END) YIELD node
     RETURN count(node) AS counted
   }
-  RETURN collect({term: t.term, df: coalesce(t.df, counted)}) AS stats
+  RETURN collect({term: t.term, stem: t.stem, df: coalesce(t.df, counted)}) AS stats
 }
 WITH n_docs, n_tokens, stats, [s IN stats WHERE s.df > 0] AS present,
      CASE WHEN $min_df > $common_fraction * n_docs THEN $min_df ELSE $common_fraction * n_docs END AS cut
@@ -62,5 +68,25 @@ CALL {
   }
   RETURN collect(DISTINCT node) AS nodes
 }
-RETURN n_docs, n_tokens, stats, [s IN kept | s.term] AS kept,
-       [n IN nodes | n {.id, .text, .attribution}] AS candidates
+WITH n_docs, n_tokens, stats, kept, nodes,
+     CASE WHEN n_docs > 0 THEN toFloat(n_tokens) / n_docs ELSE 1.0 END AS avgdl
+CALL {
+  WITH n_docs, kept, nodes, avgdl
+  WITH nodes, avgdl, CASE WHEN size(nodes) > n_docs THEN size(nodes) ELSE n_docs END AS total,
+       [s IN kept | {stem: ' ' + s.stem + ':', df: s.df}] AS terms
+  WITH nodes, avgdl, total,
+       [w IN terms | {stem: w.stem, df: w.df, held: size([m IN nodes WHERE m.stems CONTAINS w.stem])}] AS terms
+  WITH nodes, avgdl, total,
+       [w IN terms | {stem: w.stem, df: CASE WHEN w.held > w.df THEN w.held ELSE w.df END}] AS terms
+  WITH nodes, avgdl,
+       [w IN terms | {stem: w.stem, idf: log(1.0 + ((CASE WHEN total > w.df THEN total ELSE w.df END) - w.df + 0.5) / (w.df + 0.5))}] AS weights
+  UNWIND nodes AS n
+  WITH n, n.stems AS bag, $k1 * (1.0 - $b + $b * n.n_tokens / avgdl) AS norm, weights
+  WITH n, norm, [w IN weights WHERE bag CONTAINS w.stem | [w.idf, toFloat(split(left(split(bag, w.stem)[1], 12), ' ')[0])]] AS found
+  WITH n, reduce(acc = 0.0, f IN found | acc + f[0] * f[1] * ($k1 + 1.0) / (f[1] + norm)) AS score
+  WHERE score > 0
+  WITH n, score ORDER BY score DESC, n.id ASC LIMIT $k
+  RETURN collect({score: score, a: n {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
+                  .valid_at, .invalid_at, .metadata, .status, .key}}) AS hits
+}
+RETURN n_docs, n_tokens, stats, [s IN kept | s.term] AS kept, hits

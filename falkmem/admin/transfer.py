@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import DimensionMismatch, FalkmemError, InputError, StorageError, TenantExists
 from ..ingest import caps
+from ..keyword.stem import stem_bag
 from ..memory import Memory
 from ..storage.cypher import query
 from ..tenancy.ids import validate_tenant_id
@@ -178,6 +179,7 @@ def import_lines(
     report = ImportReport(tenant=tenant_id)
     try:
         _write_all(mem, tenant_id, it, dimension, report, page)
+        admin.executor.run(admin.graph(tenant_id), query("admin/recount_keyword_stats"))
     except BaseException:
         store.drop(tenant_id)
         if existed:
@@ -229,6 +231,8 @@ def _write_all(
             target = ("artifact", "import_artifacts")
             props = {k: v for k, v in obj["props"].items() if k != "embedding"}
             caps.require("artifact.id", props["id"], "an imported artifact id")
+            if props.get("stems") is None:  # exported before schema 11: the keyword channel needs them
+                props["stems"] = stem_bag(f"{props.get('text') or ''} {props.get('attribution') or ''}")[1]
             row = {
                 "id": props["id"], "props": props, "embedding": emb, "references": obj.get("references") or [],
                 "sessions": obj.get("sessions") or [], "agents": obj.get("agents") or [],

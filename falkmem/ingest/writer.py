@@ -16,7 +16,7 @@ from ..extraction.head import head_text, in_head
 from ..extraction.keys import canonical_key, normalize_relation
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword import stats as term_stats
-from ..keyword.tokens import tokenize
+from ..keyword.stem import stem_bag
 from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
@@ -71,6 +71,7 @@ def given_extraction(p: Prepared) -> Extraction:
 def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str) -> dict[str, Any]:
     names = {e.key: e.name for e in ex.entities}
     head = head_text(p.text, p.kind)
+    n_tokens, stems = stem_bag(f"{p.text} {attribution}")  # what the keyword channel's BM25 reads
     return {
         "id": p.id,
         "text": p.text,
@@ -87,7 +88,8 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
         "metadata": p.metadata,
         "meta_kv": metadata_pairs(p.metadata),  # what metadata filters match (retrieval/filters.py)
         "attribution": attribution,
-        "n_tokens": len(tokenize(p.text)) + len(tokenize(attribution)),
+        "n_tokens": n_tokens,
+        "stems": stems,
         "entities": [
             {"key": e.key, "name": e.name, "type": e.type, "head": in_head(e, head)} for e in ex.entities
         ],

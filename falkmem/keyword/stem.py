@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import Stemmer
 
 from .tokens import tokenize
 
-__all__ = ["DOCUMENT_CACHE", "document_stems", "stem", "stem_all"]
-
-DOCUMENT_CACHE = 4096
-"""Memories whose stem counts are kept (about 5 KB each for a 100-word passage)."""
+__all__ = ["parse_bag", "stem", "stem_all", "stem_bag", "stem_counts"]
 
 _local = threading.local()
 _memo: dict[str, str] = {}
@@ -57,16 +53,11 @@ def stem(token: str) -> str:
     return got
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE)
-def document_stems(text: str) -> tuple[int, Mapping[str, int]]:
+def stem_counts(text: str) -> tuple[int, dict[str, int]]:
     """The length in tokens of a memory's indexed text and how often each stem occurs in it.
 
-    The keyword channel ranks the same memories for many queries; memories never change
-    (an erased id that comes back has other text), so the counts are cached by content, for
-    the last :data:`DOCUMENT_CACHE` texts. The mapping is shared: read it, never change it.
-
     Example:
-        >>> n, counts = document_stems("Two companies; a company.")
+        >>> n, counts = stem_counts("Two companies; a company.")
         >>> n, counts["compani"], counts["two"]
         (4, 2, 1)
     """
@@ -79,3 +70,31 @@ def document_stems(text: str) -> tuple[int, Mapping[str, int]]:
             s = stem(token)
         counts[s] = counts.get(s, 0) + 1
     return len(tokens), counts
+
+
+def stem_bag(text: str) -> tuple[int, str]:
+    """A memory's length in tokens and its stem counts as stored for BM25 in the server.
+
+    The keyword channel scores its candidates inside the query (``retrieve/keyword_search``),
+    which cannot stem; so each artifact stores its stems with their counts in ``stems``, a
+    string ``" stem:count stem:count … "`` (stems are alphanumeric, so neither ``:`` nor a
+    space occurs in one). The query finds a term's count after ``" " + stem + ":"``.
+
+    Example:
+        >>> stem_bag("Two companies; a company.")
+        (4, ' two:1 compani:2 a:1 ')
+        >>> stem_bag("")
+        (0, ' ')
+    """
+    n, counts = stem_counts(text)
+    return n, " " + "".join(f"{s}:{c} " for s, c in counts.items())
+
+
+def parse_bag(bag: str) -> dict[str, int]:
+    """The ``{stem: count}`` a :func:`stem_bag` string holds (its inverse, for checks and tools).
+
+    Example:
+        >>> parse_bag(" two:1 compani:2 ")
+        {'two': 1, 'compani': 2}
+    """
+    return {s: int(c) for s, _, c in (item.rpartition(":") for item in bag.split())}

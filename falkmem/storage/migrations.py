@@ -1,27 +1,30 @@
 """Numbered schema migrations of a tenant graph, applied in order and recorded in its ``_Meta`` node.
 
 Most steps are files in ``cypher/schema/``; unique constraints are a server command
-(``GRAPH.CONSTRAINT CREATE``), not Cypher, so they are described here as data. A new
-migration is appended with the next version; applied ones are never edited.
+(``GRAPH.CONSTRAINT CREATE``), not Cypher, so they are described here as data; a backfill
+computes in Python what Cypher cannot (``backfill.py``). A new migration is appended with the
+next version; applied ones are never edited.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .backfill import fill_stems
 from .cypher import query
 from .executor import Executor
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """One schema step: a Cypher file, or a unique constraint on (label, property)."""
+    """One schema step: a Cypher file, a unique constraint on (label, property), or a backfill."""
 
     version: int
     name: str
     constraint: tuple[str, str] | None = None
+    backfill: Callable[[Executor, str], int] | None = None
 
     def apply(self, executor: Executor, graph: str, params: Mapping[str, Any]) -> None:
         if self.constraint is not None:
@@ -30,6 +33,9 @@ class Migration:
                 f"schema/{self.name}", graph,
                 "GRAPH.CONSTRAINT", "CREATE", graph, "UNIQUE", "NODE", label, "PROPERTIES", 1, prop,
             )  # fmt: skip
+            return
+        if self.backfill is not None:
+            self.backfill(executor, graph)
             return
         q = query(f"schema/{self.name}")
         executor.run(graph, q, {k: v for k, v in params.items() if k in q.params})
@@ -46,6 +52,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "c008_artifact_id_unique", constraint=("Artifact", "id")),
     Migration(9, "c009_entity_key_unique", constraint=("Entity", "key")),
     Migration(10, "m010_drop_entity_fulltext"),
+    Migration(11, "b011_artifact_stems", backfill=fill_stems),
 )
 """Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
 

@@ -113,3 +113,24 @@ def test_an_unwritable_cache_is_a_config_error(tmp_path: Path) -> None:
     emb = minilm("onnx", cache_dir=blocked / "onnx")
     with pytest.raises(ConfigError, match="FALKMEM_EMBEDDER_CACHE_DIR"):
         emb.embed(["hello"])
+
+
+def test_a_single_text_runs_on_its_own_one_thread_session(cache_dir: Path) -> None:
+    # A search's question is embedded on a one-thread session (embedder_query_threads=1), so it
+    # does not wait on the core the keyword query holds beside it; batches use every core.
+    emb = minilm("onnx", cache_dir=cache_dir)
+    assert isinstance(emb, OnnxMiniLMEmbedder)
+    [single] = emb.embed([SAMPLE[6]])
+    assert set(emb._sessions) == {1}
+    batch = emb.embed(SAMPLE)
+    assert set(emb._sessions) == {0, 1}
+    assert emb._sessions[1].get_session_options().intra_op_num_threads == 1
+    assert _cos(single, batch[6]) >= 0.99999  # same model, same vector
+
+    shared = minilm("onnx", cache_dir=cache_dir, query_threads=0)
+    assert isinstance(shared, OnnxMiniLMEmbedder)
+    shared.embed([SAMPLE[0]])
+    shared.embed(SAMPLE[:3])
+    assert set(shared._sessions) == {0}  # one session for both
+    from_settings = make_embedder(Settings(embedder_query_threads=0, query_cache_size=0, embedder_cache_dir=cache_dir))
+    assert isinstance(from_settings, OnnxMiniLMEmbedder) and from_settings._query_threads == 0

@@ -146,8 +146,8 @@ def test_counts_are_cached_per_tenant_and_dropped_by_writes(
     ex, graph = tenant._engine.store.executor, tenant.graph
     calls = _Counting(tenant, monkeypatch)
     assert [i for i, _ in _kw(tenant, "merger talks")] == ["m1"]
-    # one round trip for counts + cut + candidates, one for the winners' rows
-    assert calls.take() == ["retrieve/keyword_search", "retrieve/get_artifacts"]
+    # one round trip: counts, cut, candidates, BM25 and the winners' rows
+    assert calls.take() == ["retrieve/keyword_search"]
     _, snap, known = term_stats.lookup(ex, graph, ["merger", "talks"])
     assert snap is not None and snap.n_docs == 2 and known == {"merger": 1, "talks": 0}
 
@@ -155,7 +155,7 @@ def test_counts_are_cached_per_tenant_and_dropped_by_writes(
     assert term_stats.lookup(ex, graph, ["merger"])[1] is None
     calls.take()
     assert [i for i, _ in _kw(tenant, "merger talks")] == ["m2", "m1"]
-    assert calls.take() == ["retrieve/keyword_search", "retrieve/get_artifacts"]
+    assert calls.take() == ["retrieve/keyword_search"]
     assert term_stats.lookup(ex, graph, ["merger", "talks"])[2] == {"merger": 2, "talks": 1}
 
     tenant.forget("m2")
@@ -183,8 +183,95 @@ def test_a_write_by_another_process_is_seen(
         other.close()
     calls = _Counting(tenant, monkeypatch)
     got = _kw(tenant, "merger report")
-    counted_again = ["retrieve/keyword_search", "retrieve/keyword_search", "retrieve/get_artifacts"]
+    counted_again = ["retrieve/keyword_search", "retrieve/keyword_search"]
     assert calls.take() == counted_again
     term_stats.clear()
     assert got == _kw(tenant, "merger report")  # exactly what a cold query computes
     assert {i for i, _ in got} == {"r", "leak", "d0", "d1", "d2"}
+
+
+REFERENCE_CORPUS = [
+    ("c1", "Two companies announced a merger; the companies' boards approved it.", None),
+    ("c2", "The company picnic is on Sunday near the lake.", "dana"),
+    ("c3", "Echo " * 12 + "is a word repeated a dozen times in this memory.", None),
+    ("c4", "Merger talks between the airlines stalled in March.", "omar"),
+    ("c5", "A long memory about many things: " + "weather, gardens, rivers, cooking, " * 10 + "and a merger.", None),
+    ("c6", "Dana approved the budget for the Atlas launch.", None),
+    ("c7", "Omar runs the running club; he ran the marathon twice.", "omar"),
+    ("c8", "The lake froze; the picnic moved indoors.", None),
+]
+
+
+def test_ranking_is_the_reference_bm25(tenant: Tenant) -> None:
+    # The query ranks inside FalkorDB; falkmem/keyword/bm25.py is the reference it must equal:
+    # same candidates, same scores (to float rounding), same order.
+    from falkmem.keyword.bm25 import bm25_scores_from_counts
+    from falkmem.keyword.stem import stem_all, stem_counts
+    from falkmem.keyword.tokens import query_terms
+    from falkmem.storage.cypher import query
+
+    for i, text, speaker in REFERENCE_CORPUS:
+        tenant.add(text, id=i, speaker=speaker)
+    ex, graph = tenant._engine.store.executor, tenant.graph
+    props = [r["props"] for r in ex.run(graph, query("admin/export_artifacts"), {"after": "", "limit": 100})]
+    docs = {p["id"]: stem_counts(f"{p['text']} {p.get('attribution') or ''}") for p in props}
+    assert all(p["n_tokens"] == docs[p["id"]][0] for p in props)
+    n_docs, avgdl = len(docs), sum(n for n, _ in docs.values()) / len(docs)
+    for q in ["company merger", "companies company merger", "echo", "what did omar say about running",
+              "dana picnic lake", "approved budget merger talks"]:  # fmt: skip
+        by_stem: dict[str, str] = {}
+        for term, s in zip(query_terms(q), stem_all(query_terms(q)), strict=True):
+            by_stem.setdefault(s, term)
+        df = {}
+        for s, t in by_stem.items():
+            rows = ex.run(graph, query("retrieve/term_stats"), {"terms": [t]})
+            df[s] = int(rows[0]["df"]) if rows else 0
+        kept = [s for s in by_stem if df[s] > 0]
+        cands = [(i, c, n) for i, (n, c) in docs.items() if any(s in c for s in kept)]
+        want = bm25_scores_from_counts(kept, cands, df=df, n_docs=n_docs, avgdl=avgdl)
+        ranked = sorted(((i, sc) for i, sc in want.items() if sc > 0), key=lambda kv: (-kv[1], kv[0]))
+        got = _kw(tenant, q, k=20)
+        assert [i for i, _ in got] == [i for i, _ in ranked], q
+        assert all(abs(a - b) < 1e-9 for (_, a), (_, b) in zip(got, ranked, strict=True)), q
+    assert [i for i, _ in _kw(tenant, "echo")] == ["c3"]
+
+
+def test_stems_of_older_tenants_are_filled_by_migration_11(tenant: Tenant) -> None:
+    # Tenants written before schema 11 have no stored stem counts: the keyword channel would
+    # score nothing until the migration's backfill computes them.
+    from falkmem.storage.backfill import fill_stems
+    from falkmem.storage.cypher import Query, query
+
+    for i, text, speaker in REFERENCE_CORPUS:
+        tenant.add(text, id=i, speaker=speaker)
+    before = _kw(tenant, "merger talks company")
+    ex, graph = tenant._engine.store.executor, tenant.graph
+    strip = Query(name="test/strip_stems", mode="write", params=frozenset(), doc="", source="test",
+                  text="MATCH (a:Artifact) SET a.stems = NULL")  # fmt: skip
+    ex.run(graph, strip)
+    ex.run(graph, query("admin/set_schema_version"), {"version": 10, "now": 0.0})
+    assert _kw(tenant, "merger talks company") == []  # nothing to score without the counts
+    store = tenant._engine.store
+    store.forget_cached(tenant.id)
+    assert store.meta(tenant.id).schema_version == 11  # migrated on open
+    assert _kw(tenant, "merger talks company") == before
+    assert fill_stems(ex, graph) == 0  # nothing left to fill
+
+
+def test_an_export_from_before_schema_11_imports_with_its_stems(tenant: Tenant, mem: Memory) -> None:
+    from falkmem.admin.transfer import export_tenant, import_lines
+
+    for i, text, speaker in REFERENCE_CORPUS:
+        tenant.add(text, id=i, speaker=speaker)
+    lines = list(export_tenant(mem, tenant.id))
+    for line in lines:  # what an older falkmem wrote: artifacts without stem counts
+        if line.get("type") == "artifact":
+            line["props"].pop("stems")
+    target = f"{tenant.id}-old"
+    mem.drop_tenant(target)
+    try:
+        import_lines(mem, target, lines)
+        # the same ranking and scores: stem counts computed on import, corpus statistics recounted
+        assert _kw(mem.tenant(target), "merger talks company") == _kw(tenant, "merger talks company") != []
+    finally:
+        mem.drop_tenant(target)

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from falkmem.keyword import stem, stem_all
-from falkmem.keyword.stem import document_stems
+from falkmem.keyword.stem import parse_bag, stem_bag, stem_counts
 from falkmem.keyword.tokens import tokenize
 
 
@@ -61,14 +61,18 @@ def test_docstring_examples_run() -> None:
     assert doctest.testmod(module).failed == 0
 
 
-def test_document_stems_count_every_stem_and_are_cached() -> None:
+def test_stem_counts_and_the_stored_bag_count_every_stem() -> None:
     text = "Two companies and a company said the companies were running; runs, dying dies."
     tokens = tokenize(text)
     want: dict[str, int] = {}
     for s in stem_all(tokens):
         want[s] = want.get(s, 0) + 1
-    length, counts = document_stems(text)
-    assert (length, dict(counts)) == (len(tokens), want)
+    length, counts = stem_counts(text)
+    assert (length, counts) == (len(tokens), want)
     assert counts["compani"] == 3 and counts["run"] == 2 and counts["die"] == 2
-    assert document_stems(text)[1] is counts  # cached by content
-    assert document_stems("") == (0, {})
+    n, bag = stem_bag(text)
+    assert n == length and parse_bag(bag) == want
+    assert bag.startswith(" ") and bag.endswith(" ") and " compani:3 " in bag  # what the query looks for
+    assert stem_bag("") == (0, " ") and parse_bag(" ") == {}
+    many = stem_bag("echo " * 12 + "Zürich naïve 東京")[1]
+    assert " echo:12 " in many and parse_bag(many)["echo"] == 12
