@@ -17,10 +17,12 @@
 // coarse TF-IDF without length normalisation.
 // BM25 (Lucene idf, $k1, $b) on each candidate's stored stem counts (a.stems, written with the
 // artifact: " stem:count stem:count ... ", falkmem/keyword/stem.py stem_bag) and length
-// (a.n_tokens); the same formula, repairs and float order as falkmem/keyword/bm25.py: N is at
-// least the number of candidates, a term's df at least the candidates holding it, terms are
-// summed in the order given. Ties go to the smaller id. Reading the count with split/left keeps
-// the string work small (splitting a whole bag into its items cost 8 ms for 370 candidates).
+// (a.n_tokens); the formula, repairs and float order of falkmem/keyword/bm25.py: N is at least
+// the number of candidates, a term's df at least the number of candidates holding it (where the
+// index and the tokenizer disagree on a word), terms are summed in the order given. Terms are
+// [pattern, df] / [pattern, idf] lists, not maps, and a count is read with split/left: map
+// lookups and splitting a whole bag into its items made the scoring 2-8x slower. Ties go to the
+// smaller id.
 // Only the $k winners are projected (never the embedding).
 // $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
@@ -73,16 +75,15 @@ WITH n_docs, n_tokens, stats, kept, nodes,
 CALL {
   WITH n_docs, kept, nodes, avgdl
   WITH nodes, avgdl, CASE WHEN size(nodes) > n_docs THEN size(nodes) ELSE n_docs END AS total,
-       [s IN kept | {stem: ' ' + s.stem + ':', df: s.df}] AS terms
-  WITH nodes, avgdl, total,
-       [w IN terms | {stem: w.stem, df: w.df, held: size([m IN nodes WHERE m.stems CONTAINS w.stem])}] AS terms
-  WITH nodes, avgdl, total,
-       [w IN terms | {stem: w.stem, df: CASE WHEN w.held > w.df THEN w.held ELSE w.df END}] AS terms
-  WITH nodes, avgdl,
-       [w IN terms | {stem: w.stem, idf: log(1.0 + ((CASE WHEN total > w.df THEN total ELSE w.df END) - w.df + 0.5) / (w.df + 0.5))}] AS weights
+       [s IN kept | [' ' + s.stem + ':', s.df]] AS terms
+  WITH nodes, avgdl, total, [w IN terms | [w[0], w[1], size([m IN nodes WHERE m.stems CONTAINS w[0]])]] AS terms
+  WITH nodes, $k1 * (1.0 - $b) AS base, $k1 * $b / avgdl AS slope, total,
+       [w IN terms | [w[0], CASE WHEN w[2] > w[1] THEN w[2] ELSE w[1] END]] AS terms
+  WITH nodes, base, slope,
+       [w IN terms | [w[0], log(1.0 + ((CASE WHEN total > w[1] THEN total ELSE w[1] END) - w[1] + 0.5) / (w[1] + 0.5))]] AS weights
   UNWIND nodes AS n
-  WITH n, n.stems AS bag, $k1 * (1.0 - $b + $b * n.n_tokens / avgdl) AS norm, weights
-  WITH n, norm, [w IN weights WHERE bag CONTAINS w.stem | [w.idf, toFloat(split(left(split(bag, w.stem)[1], 12), ' ')[0])]] AS found
+  WITH n, n.stems AS bag, base + slope * n.n_tokens AS norm, weights
+  WITH n, norm, [w IN weights WHERE bag CONTAINS w[0] | [w[1], toFloat(split(left(split(bag, w[0])[1], 12), ' ')[0])]] AS found
   WITH n, reduce(acc = 0.0, f IN found | acc + f[0] * f[1] * ($k1 + 1.0) / (f[1] + norm)) AS score
   WHERE score > 0
   WITH n, score ORDER BY score DESC, n.id ASC LIMIT $k
