@@ -19,10 +19,10 @@
 // artifact: " stem:count stem:count ... ", falkmem/keyword/stem.py stem_bag) and length
 // (a.n_tokens); the formula, repairs and float order of falkmem/keyword/bm25.py: N is at least
 // the number of candidates, a term's df at least the number of candidates holding it (where the
-// index and the tokenizer disagree on a word), terms are summed in the order given. Terms are
-// [pattern, df] / [pattern, idf] lists, not maps, and a count is read with split/left: map
-// lookups and splitting a whole bag into its items made the scoring 2-8x slower. Ties go to the
-// smaller id.
+// index and the tokenizer disagree on a word; ~1 ms of the ~3.5 ms, but without it 3 of 100
+// MuSiQue and 7 of 144 LongMemEval top-10s change), terms are summed in the order given. A count
+// is read with split/left: splitting a whole bag into its items made the scoring 7x slower (8 ms
+// for 370 candidates). Ties go to the smaller id.
 // Only the $k winners are projected (never the embedding).
 // $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
