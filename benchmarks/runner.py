@@ -17,6 +17,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 from falkmem import Memory
 from falkmem.context.pack import ContextItem, pack
 from falkmem.embedding.base import Embedder
+from falkmem.settings import Settings
 from falkmem.tenant import Tenant
 
 from .aggregate import QueryRow, question_result, summarize
@@ -65,16 +66,29 @@ class RunConfig:
 
 
 def make_embedder(name: str) -> Embedder:
-    """``minilm`` (the real all-MiniLM-L6-v2, offline) or ``hash`` (HashEmbedder: no model, seconds)."""
+    """``minilm`` (the real all-MiniLM-L6-v2, offline) or ``hash`` (HashEmbedder: no model, seconds).
+
+    ``minilm`` is built like the library builds it (``FALKMEM_EMBEDDER_BACKEND``, default
+    ONNX; a question on its own one-thread session), without the query-embedding cache: every
+    system embeds every question, so their latencies compare. (Before this, the harness ran
+    the torch backend whatever the setting said.)
+    """
     if name == "hash":
         from falkmem.testing import HashEmbedder
 
         return HashEmbedder()
     if name == "minilm":
-        from falkmem.embedding.minilm import minilm
+        from falkmem.embedding import make_embedder as library_embedder
 
-        return minilm()
+        return library_embedder(Settings.load(query_cache_size=0))
     raise ValueError(f"unknown embedder {name!r}; use minilm or hash")
+
+
+def embedder_label(embedder: Embedder) -> str:
+    """The model name and how it ran, e.g. ``all-MiniLM-L6-v2 (onnx)``."""
+    kind = type(embedder).__name__
+    backend = {"OnnxMiniLMEmbedder": "onnx", "SentenceTransformerEmbedder": "torch"}.get(kind, kind)
+    return f"{embedder.name} ({backend})"
 
 
 @contextlib.contextmanager
@@ -269,7 +283,7 @@ def run(dataset: Dataset, cfg: RunConfig) -> BenchReport:
     return BenchReport(
         created_at=now_iso(), command=cfg.command, dataset=dataset.name, dataset_info=dataset.info,
         size=sum(len(t.memories) for t in dataset.tenants), seed=cfg.seed, sweep=cfg.sweep, k=cfg.k,
-        budget_tokens=cfg.budget_tokens, embedder=embedder.name, git_commit=commit, git_dirty=dirty,
+        budget_tokens=cfg.budget_tokens, embedder=embedder_label(embedder), git_commit=commit, git_dirty=dirty,
         packages=package_versions(), machine=machine(), settings=settings,
         instances={name: dict(INSTANCES[name]) for name in mems},
         ingest=ingests, systems=results, throughput=tput, notes=notes, baseline=cfg.baseline,

@@ -51,14 +51,22 @@ def systems_table(systems: Sequence[SystemResult]) -> str:
     return _table(head, rows)
 
 
+FLOOR = "vector-only"
+"""The system whose p50 is the floor: the question embedded and one vector query."""
+
+
 def routes_table(systems: Sequence[SystemResult]) -> str:
-    """End-to-end latency of each route within each system (p50/p95 ms, query count)."""
+    """End-to-end latency of each route within each system (p50/p95 ms, query count), and its
+    p50 against the floor (the ``vector-only`` system's p50 on the same tenant)."""
+    floor = {s.tenant: s.latency_ms.get("total", {}).get("p50") for s in systems if s.system == FLOOR}
     rows = []
     for s in systems:
+        base = floor.get(s.tenant)
         for route, lat in sorted(s.latency_by_route_ms.items()):
+            ratio = f"{lat['p50'] / base:.2f}" if base else "–"
             rows.append([s.tenant, s.system, route, int(lat["n"]), f"{lat['p50']:.1f}", f"{lat['p95']:.1f}",
-                         f"{lat['p99']:.1f}"])  # fmt: skip
-    return _table(["tenant", "system", "route", "queries", "p50 ms", "p95 ms", "p99 ms"], rows)
+                         f"{lat['p99']:.1f}", ratio])  # fmt: skip
+    return _table(["tenant", "system", "route", "queries", "p50 ms", "p95 ms", "p99 ms", "p50 × floor"], rows)
 
 
 def stages_table(systems: Sequence[SystemResult]) -> str:
