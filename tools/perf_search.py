@@ -65,9 +65,15 @@ def main() -> None:
     ap.add_argument("--data", choices=["musique", "lme"], default="musique")
     ap.add_argument("--tenant", help="MuSiQue: the tenant to query (default musique-rules)")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--switch-interval", type=float, default=None,
+                    help="sys.setswitchinterval for this process (Python's default: 0.005 s)")
     ap.add_argument("--route-threads", type=int, default=1,
                     help="embedder_query_threads for the routes (1: the default; 0: every core)")
     args = ap.parse_args()
+    if args.switch_interval is not None:
+        import sys
+
+        sys.setswitchinterval(args.switch_interval)
     from falkmem import Memory
     from falkmem.embedding import make_embedder
     from falkmem.settings import Settings
