@@ -71,7 +71,7 @@ CALL {
   RETURN collect(DISTINCT node) AS nodes
 }
 WITH n_docs, n_tokens, stats, kept, nodes,
-     CASE WHEN n_docs > 0 THEN toFloat(n_tokens) / n_docs ELSE 1.0 END AS avgdl
+     CASE WHEN n_docs > 0 AND n_tokens > 0 THEN toFloat(n_tokens) / n_docs ELSE 1.0 END AS avgdl
 CALL {
   WITH n_docs, kept, nodes, avgdl
   WITH nodes, avgdl, CASE WHEN size(nodes) > n_docs THEN size(nodes) ELSE n_docs END AS total,
