@@ -4,7 +4,8 @@
 
 The store is built once (hash embedder: the keyword channel does not read vectors). Every
 question of musique_train.json runs through ``keyword_search`` (k=10, candidates=100):
-"cold" clears the per-tenant term statistics and the per-memory stem counts first, "warm"
+"cold" clears the per-tenant term statistics first (and, on code before schema 11, the
+per-memory stem counts), "warm"
 runs the same questions again with both cached.
 """
 
