@@ -17,8 +17,8 @@ from typing import Any
 
 from ..errors import DimensionMismatch, FalkmemError, InputError, StorageError, TenantExists
 from ..ingest import caps
-from ..keyword.stem import stem_bag
 from ..memory import Memory
+from ..storage.backfill import fill_stems
 from ..storage.cypher import query
 from ..tenancy.ids import validate_tenant_id
 from .exportfile import EDGE_TYPES, FORMAT, FORMAT_VERSION, KNOWN_EDGES, KNOWN_LABELS, NODE_TYPES
@@ -179,6 +179,10 @@ def import_lines(
     report = ImportReport(tenant=tenant_id)
     try:
         _write_all(mem, tenant_id, it, dimension, report, page)
+        # What create_artifacts maintains and an import bypasses: stem counts for artifacts
+        # exported before schema 11 (the migration's own backfill; a no-op for newer files)
+        # and the BM25 corpus statistics.
+        fill_stems(admin.executor, admin.graph(tenant_id))
         admin.executor.run(admin.graph(tenant_id), query("admin/recount_keyword_stats"))
     except BaseException:
         store.drop(tenant_id)
@@ -231,8 +235,6 @@ def _write_all(
             target = ("artifact", "import_artifacts")
             props = {k: v for k, v in obj["props"].items() if k != "embedding"}
             caps.require("artifact.id", props["id"], "an imported artifact id")
-            if props.get("stems") is None:  # exported before schema 11: the keyword channel needs them
-                props["stems"] = stem_bag(f"{props.get('text') or ''} {props.get('attribution') or ''}")[1]
             row = {
                 "id": props["id"], "props": props, "embedding": emb, "references": obj.get("references") or [],
                 "sessions": obj.get("sessions") or [], "agents": obj.get("agents") or [],

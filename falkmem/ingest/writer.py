@@ -71,7 +71,7 @@ def given_extraction(p: Prepared) -> Extraction:
 def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str) -> dict[str, Any]:
     names = {e.key: e.name for e in ex.entities}
     head = head_text(p.text, p.kind)
-    n_tokens, stems = stem_bag(f"{p.text} {attribution}")  # what the keyword channel's BM25 reads
+    n_tokens, stems = stem_bag(p.text, attribution)  # what the keyword channel's BM25 reads
     return {
         "id": p.id,
         "text": p.text,

@@ -72,21 +72,26 @@ def stem_counts(text: str) -> tuple[int, dict[str, int]]:
     return len(tokens), counts
 
 
-def stem_bag(text: str) -> tuple[int, str]:
+def stem_bag(text: str, attribution: str | None = None) -> tuple[int, str]:
     """A memory's length in tokens and its stem counts as stored for BM25 in the server.
 
-    The keyword channel scores its candidates inside the query (``retrieve/keyword_search``),
-    which cannot stem; so each artifact stores its stems with their counts in ``stems``, a
-    string ``" stem:count stem:count … "`` (stems are alphanumeric, so neither ``:`` nor a
-    space occurs in one). The query finds a term's count after ``" " + stem + ":"``.
+    What is counted is what the full-text index holds for the memory: its text and its
+    attribution (speaker, user). The keyword channel scores its candidates inside the query
+    (``retrieve/keyword_search``), which cannot stem; so each artifact stores its stems with
+    their counts in ``stems``, a string ``" stem:count stem:count … "`` (stems are
+    alphanumeric, so neither ``:`` nor a space occurs in one). The query finds a term's count
+    after ``" " + stem + ":"``. The write path, the schema-11 backfill and imports of older
+    files all call this one function.
 
     Example:
         >>> stem_bag("Two companies; a company.")
         (4, ' two:1 compani:2 a:1 ')
+        >>> stem_bag("A company.", "dana")
+        (3, ' a:1 compani:1 dana:1 ')
         >>> stem_bag("")
         (0, ' ')
     """
-    n, counts = stem_counts(text)
+    n, counts = stem_counts(f"{text} {attribution or ''}")
     return n, " " + "".join(f"{s}:{c} " for s, c in counts.items())
 
 

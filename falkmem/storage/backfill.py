@@ -2,8 +2,9 @@
 
 Migration 11 stores each artifact's Snowball stem counts (``a.stems``), which the keyword
 channel's BM25 reads in the server; the server cannot stem, so tenants written before it are
-filled here. Each page is one read and one write; a step interrupted half-way resumes where
-it stopped (it only picks artifacts still missing the property).
+filled here, and so are imports of export files written before it. Each page is one read and
+one write; a step interrupted half-way resumes where it stopped (it only picks artifacts still
+missing the property).
 """
 
 from __future__ import annotations
@@ -23,10 +24,7 @@ def fill_stems(executor: Executor, graph: str, *, page: int = PAGE) -> int:
         rows = executor.run(graph, query("schema/b011_stems_missing"), {"limit": page})
         if not rows:
             return filled
-        batch = [
-            {"id": r["id"], "stems": stem_bag(f"{r['text'] or ''} {r['attribution'] or ''}")[1]}
-            for r in rows
-        ]
+        batch = [{"id": r["id"], "stems": stem_bag(r["text"] or "", r["attribution"])[1]} for r in rows]
         done = executor.run(graph, query("schema/b011_set_stems"), {"rows": batch})
         updated = int(done[0]["updated"]) if done else 0
         filled += updated
