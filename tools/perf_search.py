@@ -81,7 +81,9 @@ def main() -> None:
     pairs = _questions(args.data, args.tenant)
     if "embedder_query_threads" in Settings.model_fields:
         one = make_embedder(Settings(query_cache_size=0, embedder_query_threads=1))
-        routes = make_embedder(Settings(query_cache_size=0, embedder_query_threads=args.route_threads))
+        routes = one if args.route_threads == 1 else make_embedder(
+            Settings(query_cache_size=0, embedder_query_threads=args.route_threads)
+        )
         every = make_embedder(Settings(query_cache_size=0, embedder_query_threads=0))
     else:  # code from before the setting (for a before/after): one session on every core
         one = routes = every = make_embedder(Settings(query_cache_size=0))
