@@ -20,6 +20,7 @@ from ..keyword.stem import stem_bag
 from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
+from ..storage.params import VectorParam
 from . import caps
 from .validate import Prepared
 
@@ -76,7 +77,7 @@ def _row(p: Prepared, vector: Sequence[float], ex: Extraction, attribution: str)
         "id": p.id,
         "text": p.text,
         "kind": p.kind,
-        "embedding": [float(f"{x:.8g}") for x in vector],  # 8 digits: float32 precision, half the bytes
+        "embedding": VectorParam(vector, digits=8),  # 8 digits: float32 precision, half the bytes
         "session": p.session,
         "speaker": p.speaker,
         "agent": p.agent,

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..storage.cypher import query
 from ..storage.executor import Executor
+from ..storage.params import VectorParam, vector_param
 from .filters import Filters
 
 
@@ -46,7 +47,7 @@ def seed_weights(sims: Sequence[float], *, temperature: float) -> list[float]:
 def expand(
     executor: Executor,
     graph: str,
-    vector: Sequence[float],
+    vector: Sequence[float] | VectorParam,
     *,
     seeds: Sequence[tuple[str, float]],
     named: Sequence[str],
@@ -86,7 +87,7 @@ def expand(
             "seeds": [{"id": i, "w": float(w)} for i, w in seeds],
             "named": list(named), "named_weight": float(named_weight), "max_score": float(max_score),
             "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight, "tail_weight": tail_weight,
-            "max_hops": max_hops, "hop_weight": hop_weight, "limit": limit, "vector": list(vector),
+            "max_hops": max_hops, "hop_weight": hop_weight, "limit": limit, "vector": vector_param(vector),
             "as_of": as_of, **(filters or Filters()).params(),
         },
     )  # fmt: skip

@@ -18,6 +18,7 @@ from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse_scores, rrf
 from ..ranking.rerank import rerank
 from ..routing.router import Plan, RouterConfig
+from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row
 from .filters import Filters
 from .graph import expand, seed_weights
@@ -124,25 +125,27 @@ def retrieve(
         )  # fmt: skip
     graph_on = plan.route == "hybrid" and "graph" in wanted
     vec: list[tuple[dict[str, Any], float]] = []
+    qvec: VectorParam | None = None
     if "vector" in wanted or graph_on:  # a keyword-only search embeds nothing
         if vector is None:
             t = time.perf_counter()
             [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
             timings["embed"] = _ms(t)
         t = time.perf_counter()
+        qvec = vector_param(vector)  # formatted once for the vector and the graph query
         # All fetch_k neighbours: fusion scales similarities over them, the graph seeds from them.
         # Under a filter only `pool` must pass (asking for fetch_k would make the channel select
         # through the graph or grow its fetch whenever fewer than fetch_k match).
         want = pool if filters is not None and filters.active else fetch_k
-        vec = vector_search(ex, graph, vector, k=want, fetch_k=fetch_k, as_of=as_of, filters=filters)
+        vec = vector_search(ex, graph, qvec, k=want, fetch_k=fetch_k, as_of=as_of, filters=filters)
         timings["vector"] = _ms(t)
     similarity: dict[str, float] = {}
-    if graph_on and vector is not None:  # (graph_on implies the query was embedded above)
+    if graph_on and qvec is not None:  # (graph_on implies the query was embedded above)
         t = time.perf_counter()
         top = vec[: s.graph_seed_k]
         weights = seed_weights([sim for _, sim in top], temperature=s.graph_seed_temperature)
         reached = expand(
-            ex, graph, vector,
+            ex, graph, qvec,
             seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
             named=[key for key, _ in plan.entities], named_weight=s.graph_named_weight, max_score=s.graph_max_score, max_mentions=s.graph_max_mentions,
             per_entity=s.graph_per_entity, head_weight=s.graph_head_weight, tail_weight=s.graph_tail_weight, max_hops=plan.max_hops,

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..storage.cypher import query
 from ..storage.executor import Executor
+from ..storage.params import VectorParam, vector_param
 from .filters import Filters
 
 
@@ -24,7 +25,7 @@ def fetch_size(k: int, *, minimum: int, factor: int) -> int:
 def vector_search(
     executor: Executor,
     graph: str,
-    vector: Sequence[float],
+    vector: Sequence[float] | VectorParam,
     *,
     k: int,
     fetch_k: int,
@@ -48,7 +49,7 @@ def vector_search(
     until ``k`` pass or the whole index was asked.
     """
     fp = (filters or Filters()).params()
-    base = {"vector": list(vector), "as_of": as_of, **fp}
+    base = {"vector": vector_param(vector), "as_of": as_of, **fp}
     rows = executor.run(graph, query("retrieve/vector_search"), {**base, "fetch_k": fetch_k})
     hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
     if filters is None or not filters.active or len(hits) >= k:
