@@ -1,6 +1,6 @@
 // name: keyword_search
 // mode: read
-// params: terms, per_term, min_df, common_fraction, max_terms, k, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: terms, per_term, min_df, common_fraction, max_terms, k, full, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The keyword channel in one round trip: term statistics, the very-common-term cut, the
 // full-text candidates and their Okapi BM25 ranking; it returns the rows of the $k best.
 // $terms: [{term, stem, df}], one per distinct stem: a sanitised token, its Snowball stem (the
@@ -23,7 +23,8 @@
 // MuSiQue and 7 of 144 LongMemEval top-10s change), terms are summed in the order given. A count
 // is read with split/left: splitting a whole bag into its items made the scoring 7x slower (8 ms
 // for 370 candidates). Ties go to the smaller id.
-// Only the $k winners are projected (never the embedding).
+// Only the $k winners are returned, the $full best of them projected whole (never the
+// embedding), the rest as {id, valid_at} (see vector_search).
 // $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
 // $f_*: the search filters (falkmem/retrieval/filters.py; null = no condition), applied before
@@ -87,7 +88,12 @@ CALL {
   WITH n, reduce(acc = 0.0, f IN found | acc + f[0] * f[1] * ($k1 + 1.0) / (f[1] + norm)) AS score
   WHERE score > 0
   WITH n, score ORDER BY score DESC, n.id ASC LIMIT $k
-  RETURN collect({score: score, a: n {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
-                  .valid_at, .invalid_at, .metadata, .status, .key}}) AS hits
+  WITH collect({n: n, score: score}) AS ranked
+  UNWIND range(0, size(ranked) - 1) AS i
+  WITH ranked[i].n AS n, ranked[i].score AS score, i
+  RETURN collect({score: score, a: CASE WHEN i < $full
+                    THEN n {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
+                            .valid_at, .invalid_at, .metadata, .status, .key}
+                    ELSE n {.id, .valid_at} END}) AS hits
 }
 RETURN n_docs, n_tokens, stats, [s IN kept | s.term] AS kept, hits

@@ -21,6 +21,7 @@ def keyword_search(
     *,
     k: int,
     candidates: int,
+    full: int | None = None,
     as_of: float | None = None,
     common_fraction: float = 0.25,
     common_min_df: int = 100,
@@ -39,7 +40,8 @@ def keyword_search(
     to ``candidates`` candidates per term; Okapi BM25 (``k1``, ``b``; Lucene idf) with the
     tenant's document frequencies ranks them on the stem counts each artifact stores. Each
     artifact is indexed with its attribution (speaker, user), so questions that name people
-    match.
+    match. Only the ``full`` best rows (all by default) carry every property; the others
+    carry ``id`` and ``valid_at`` (``storage/rows.py::is_whole``).
 
     One round trip (``retrieve/keyword_search``) counts the terms whose frequency is not
     cached, cuts, fetches, ranks and returns the rows of the ``k`` winners: no candidate text
@@ -57,7 +59,7 @@ def keyword_search(
         by_stem.setdefault(stemmed, term)
     fixed = {
         "per_term": candidates, "min_df": common_min_df, "common_fraction": common_fraction,
-        "max_terms": max_terms, "k": k, "k1": k1, "b": b, "as_of": as_of, **(filters or Filters()).params(),
+        "max_terms": max_terms, "k": k, "full": k if full is None else full, "k1": k1, "b": b, "as_of": as_of, **(filters or Filters()).params(),
     }  # fmt: skip
     terms = list(by_stem.values())
     gen, snapshot, known = term_stats.lookup(executor, graph, terms)

@@ -29,6 +29,7 @@ def vector_search(
     *,
     k: int,
     fetch_k: int,
+    full: int | None = None,
     as_of: float | None = None,
     filters: Filters | None = None,
     exact_max: int = 20_000,
@@ -42,6 +43,9 @@ def vector_search(
     ``as_of`` (epoch seconds) the artifacts valid at that time are returned instead of the
     active ones.
 
+    Only the ``full`` nearest rows (all by default) carry every property; the others carry
+    ``id`` and ``valid_at`` (``storage/rows.py::is_whole``).
+
     ``filters`` apply inside the query. The index filters after its kNN step, so when a
     selective filter leaves fewer than ``k`` of the ``fetch_k`` neighbours, the artifacts that
     pass are selected through the graph and scored exactly (``retrieve/vector_filtered``) when
@@ -50,7 +54,8 @@ def vector_search(
     """
     fp = (filters or Filters()).params()
     base = {"vector": vector_param(vector), "as_of": as_of, **fp}
-    rows = executor.run(graph, query("retrieve/vector_search"), {**base, "fetch_k": fetch_k})
+    whole = {"full": fetch_k if full is None else full}
+    rows = executor.run(graph, query("retrieve/vector_search"), {**base, **whole, "fetch_k": fetch_k})
     hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
     if filters is None or not filters.active or len(hits) >= k:
         return hits
@@ -63,7 +68,7 @@ def vector_search(
     limit = max(n_docs, fetch_k)
     while len(hits) < k and fetch_k < limit:
         fetch_k = min(fetch_k * 4, limit)
-        rows = executor.run(graph, query("retrieve/vector_search"), {**base, "fetch_k": fetch_k})
+        rows = executor.run(graph, query("retrieve/vector_search"), {**base, **whole, "fetch_k": fetch_k})
         hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
     return hits
 

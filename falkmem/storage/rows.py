@@ -15,10 +15,22 @@ def _dt(value: Any) -> datetime | None:
     return datetime.fromtimestamp(float(value), tz=UTC)
 
 
+def is_whole(a: dict[str, Any]) -> bool:
+    """True for an ``a {.id, .text, ...}`` projection; False for a channel's ``{id, valid_at}``
+    row of a candidate ranked past the ones it projects whole (see ``retrieve/vector_search``)."""
+    return "text" in a
+
+
 def hit_from_row(
     a: dict[str, Any], score: float, channels: dict[str, int] | None = None, rerank_score: float | None = None
 ) -> Hit:
-    """A ``Hit`` from an ``a {.id, .text, ...}`` projection."""
+    """A ``Hit`` from an ``a {.id, .text, ...}`` projection.
+
+    Raises:
+        ValueError: ``a`` is an ``{id, valid_at}`` row (a bug: the caller must fetch the whole row).
+    """
+    if not is_whole(a):
+        raise ValueError(f"memory {a.get('id')!r}: a hit needs the whole row, not {sorted(a)}")
     raw_meta = a.get("metadata")
     try:
         meta = json.loads(raw_meta) if raw_meta else {}

@@ -189,3 +189,24 @@ def test_hub_entity_does_not_crowd_out_the_answer(mem: Memory, tenant: Tenant) -
     hyb = [tenant.search(q, route="hybrid").timings_ms["total"] for _ in range(10)]
     vec = [tenant.search(q, route="vector").timings_ms["total"] for _ in range(10)]
     print(f"hub 5000: hybrid median {statistics.median(hyb):.1f} ms, vector {statistics.median(vec):.1f} ms")
+
+
+@pytest.mark.parametrize("channels", [None, {"vector"}, {"keyword"}])
+def test_winners_past_the_whole_rows_are_fetched_whole(
+    helios: Tenant, channels: set[str] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The vector and keyword channels project every property of their first WHOLE_ROWS * k
+    candidates only; a winner ranked further down is fetched by id. With none projected whole
+    every hit is fetched: the hits must be the same, field for field, and the fetch shows in
+    the timings."""
+    from falkmem.retrieval import pipeline
+
+    usual = helios.search(QUESTION, k=5, route="vector", channels=channels)
+    assert "fetch" not in usual.timings_ms
+    monkeypatch.setattr(pipeline, "WHOLE_ROWS", 0)
+    fetched = helios.search(QUESTION, k=5, route="vector", channels=channels)
+    assert "fetch" in fetched.timings_ms
+    assert len(usual.hits) == 5
+    assert [h.model_dump(exclude={"score"}) for h in fetched.hits] == [
+        h.model_dump(exclude={"score"}) for h in usual.hits
+    ]
