@@ -47,7 +47,9 @@ def main() -> None:
     else:
         run()
     ms = (time.perf_counter() - start) / len(texts) * 1000
-    print(json.dumps({"passages": len(texts), "ms_per_passage": round(ms, 3), "profiled": bool(args.profile)}))
+    print(
+        json.dumps({"passages": len(texts), "ms_per_passage": round(ms, 3), "profiled": bool(args.profile)})
+    )
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ def key_tokens(text: str) -> list[str]:
     Returns:
         The tokens, in order; empty when the text has no letter or digit.
     """
+    if text.isascii() and text.isalnum():  # a plain word or number: nothing to normalise
+        return [text.lower()]
     s = unicodedata.normalize("NFKC", text).casefold()
     s = _POSSESSIVE.sub("", s)
     s = _APOSTROPHES.sub("", s)
@@ -74,14 +76,22 @@ def canonical_key(name: str, *, field: str = "entity") -> str:
     Raises:
         InputError: the name has no letter or digit.
     """
+    key = _canonical_key(name)
+    if key is None:
+        raise InputError(field, "an entity name needs at least one letter or digit")
+    return key
+
+
+@lru_cache(maxsize=32_768)
+def _canonical_key(name: str) -> str | None:
+    """``canonical_key`` without the error (None for no token), memoised: the same names come
+    again and again (every mention, every triple endpoint of every memory)."""
     if _FAST_KEY.fullmatch(name) and name.split(" ", 1)[0] not in _ARTICLES:
         return name
     tokens = key_tokens(name)
     while len(tokens) > 1 and tokens[0] in _ARTICLES:
         tokens = tokens[1:]
-    if not tokens:
-        raise InputError(field, "an entity name needs at least one letter or digit")
-    return " ".join(tokens)
+    return " ".join(tokens) if tokens else None
 
 
 # --- relations --------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .common import is_common_word
 from .keys import canonical_key, key_tokens
@@ -64,24 +65,49 @@ def tokenize(text: str) -> list[TextToken]:
     Returns:
         The tokens in order.
     """
-    out: list[TextToken] = []
+    words, starts, ends = _scan(text)
+    return [TextToken(w, s, e) for w, s, e in zip(words, starts, ends, strict=True)]
+
+
+def _scan(text: str) -> tuple[list[str], list[int], list[int]]:
+    """``tokenize`` as three parallel lists (token, start, end), without a TextToken per token."""
+    words: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
     for m in _RAW_TOKEN.finditer(text):
-        word = m.group()
-        lead = len(word) - len(word.lstrip(_EDGE_PUNCT))
-        trail = len(word.rstrip(_EDGE_PUNCT))
-        start, end = m.start() + lead, m.start() + max(trail, lead)
-        for tok in key_tokens(word):
-            out.append(TextToken(tok, start, end if end > start else m.end()))
-    return out
+        lead, end, tokens = _word_tokens(m.group())
+        if len(tokens) == 1:  # most words
+            base = m.start()
+            words.append(tokens[0])
+            starts.append(base + lead)
+            ends.append(base + end)
+        elif tokens:
+            base = m.start()
+            words.extend(tokens)
+            starts.extend([base + lead] * len(tokens))
+            ends.extend([base + end] * len(tokens))
+    return words, starts, ends
+
+
+@lru_cache(maxsize=32_768)
+def _word_tokens(word: str) -> tuple[int, int, tuple[str, ...]]:
+    """One whitespace-separated word: (offset of its span's start, offset of its end, tokens).
+
+    Memoised: a text repeats its words, and a corpus repeats most of them.
+    """
+    lead = len(word) - len(word.lstrip(_EDGE_PUNCT))
+    end = max(len(word.rstrip(_EDGE_PUNCT)), lead)
+    return lead, end if end > lead else len(word), tuple(key_tokens(word))
 
 
 class KnownEntities:
     """A tenant's entity keys → display names, searchable in arbitrary text.
 
-    ``find`` canonicalises the text's tokens and looks up every n-gram up to the longest key
-    length present (one dict lookup per n-gram, never a scan over the entities), so its cost
-    depends on the text length, not on the number of entities. Not thread-safe for concurrent
-    ``add`` and ``find``; build a new index and swap the reference to refresh.
+    ``find`` canonicalises the text's tokens and, where a token starts a key, looks up the
+    n-grams of the lengths of the keys it starts (one dict lookup per n-gram, never a scan over
+    the entities), so its cost depends on the text length, not on the number of entities. Not
+    thread-safe for concurrent ``add`` and ``find``; build a new index and swap the reference
+    to refresh.
 
     Args:
         entities: ``(key, name)`` pairs; keys are canonicalised (a no-op for keys that already
@@ -90,7 +116,10 @@ class KnownEntities:
 
     def __init__(self, entities: Iterable[tuple[str, str]] = ()) -> None:
         self._names: dict[str, str] = {}
-        self._lengths: dict[int, int] = {}
+        # first token of a key -> the lengths in tokens of the keys it starts, longest first:
+        # what ``find`` tries at a text position holding that token. ``discard`` leaves a
+        # length there (find then looks one n-gram up for nothing), so no count is kept.
+        self._sizes: dict[str, tuple[int, ...]] = {}
         for key, name in entities:
             self.add(key, name)
 
@@ -109,19 +138,17 @@ class KnownEntities:
         """
         canon = canonical_key(key)
         if canon not in self._names:
-            n = canon.count(" ") + 1
-            self._lengths[n] = self._lengths.get(n, 0) + 1
+            first, n = canon.split(" ", 1)[0], canon.count(" ") + 1
+            sizes = self._sizes.get(first, ())
+            if n not in sizes:
+                self._sizes[first] = _with_size(sizes, n)
         self._names[canon] = name if name else canon
         return canon
 
     def discard(self, key: str) -> None:
         """Remove an entity if present (the key is canonicalised first)."""
         canon = canonical_key(key)
-        if self._names.pop(canon, None) is not None:
-            n = canon.count(" ") + 1
-            self._lengths[n] -= 1
-            if not self._lengths[n]:
-                del self._lengths[n]
+        self._names.pop(canon, None)
 
     def get(self, key: str) -> str | None:
         """Return the display name of a canonical key, or ``None``."""
@@ -160,25 +187,31 @@ class KnownEntities:
         """
         if not self._names:
             return []
-        tokens = tokenize(text)
-        lengths = sorted(self._lengths, reverse=True)
-        words = [t.token for t in tokens]
+        words, starts, ends = _scan(text)
+        names, by_first = self._names, self._sizes
         out: list[KnownMatch] = []
-        i, n = 0, len(words)
-        while i < n:
-            step = 1
-            for size in lengths:
+        n = len(words)
+        free = 0  # the first token not inside a match yet
+        # only a position whose token starts a key can start a match
+        for i in [i for i, w in enumerate(words) if w in by_first]:
+            if i < free:
+                continue
+            for size in by_first[words[i]]:
                 if size > n - i:
                     continue
                 cand = words[i] if size == 1 else " ".join(words[i : i + size])
-                name = self._names.get(cand)
+                name = names.get(cand)
                 if name is None or (size == 1 and cand in _STOP_KEYS):
                     continue
-                if size == 1 and not text[tokens[i].start].isupper() and is_common_word(cand):
+                if size == 1 and not text[starts[i]].isupper() and is_common_word(cand):
                     continue  # "green" is not the album "Green": a common word counts capitalised only
-                last = tokens[i + size - 1]
-                out.append(KnownMatch(cand, name, i, i + size, tokens[i].start, last.end))
-                step = size
+                out.append(KnownMatch(cand, name, i, i + size, starts[i], ends[i + size - 1]))
+                free = i + size
                 break
-            i += step
         return out
+
+
+@lru_cache(maxsize=1024)
+def _with_size(sizes: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """``sizes`` and ``n``, longest first; memoised, so first tokens share a few tuples."""
+    return tuple(sorted({*sizes, n}, reverse=True))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from .common import is_common_word
 from .keys import canonical_key
@@ -26,8 +25,8 @@ from .types import EntityType
 __all__ = ["capitalised_inside", "name_spans", "quoted_spans", "split_sentences"]
 
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+|\s*[;\n]\s*")
-_LAST_WORD = re.compile(r"(\S+)$")
-_WORD = re.compile(r"[^\W_](?:[\w&]|['\u2019.\-](?=[^\W_]))*")
+# A word: letters and digits (and "&"), joined by single apostrophes, dots or hyphens.
+_WORD = re.compile(r"[^\W_][\w&]*(?:['\u2019.\-][^\W_][\w&]*)*")
 _QUOTED = re.compile(
     r"[\"\u201c](?P<q>[^\"\u201c\u201d\n]{1,80})[\"\u201d]"
     r"|(?<!\w)['\u2018](?P<s>[^'\u2018\u2019\n]{1,60})['\u2019](?!\w)"
@@ -38,6 +37,9 @@ _POSSESSIVE = re.compile(r"['\u2019]s?$")
 # What may stand before a word that opens a sentence-like unit: nothing, a list marker
 # ("1.", "-", "*", "#"), markdown emphasis, an opening quote or bracket, or a colon.
 _OPENER = re.compile(r"(?:^|[:(\[\"\u201c*#>\u2022-]|\b\d{1,3}[.)])\W*$")
+_OPENER_REACH = 4  # an _OPENER match starts at most this far before the non-word run it ends with
+_HONORIFIC_REACH = 5  # "Prof.": an _HONORIFIC match starts this far at most before its spaces
+_APOSTROPHE = re.compile(r"['\u2019]")
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
@@ -60,8 +62,9 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
             nxt = text[m.end() : m.end() + 1]
             if nxt and not (nxt.isupper() or nxt.isdigit() or nxt in "\"'\u201c("):
                 continue
-            last = _LAST_WORD.search(text, start, m.start())
-            word = last.group(1).rstrip(".").casefold() if last else ""
+            # the word before the boundary (which follows a "." "!" or "?", never a space)
+            last = text[start : m.start()].rsplit(None, 1)
+            word = last[-1].rstrip(".").casefold() if last else ""
             if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
                 continue
         if text[start : m.start()].strip():
@@ -72,11 +75,7 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class _Word:
-    text: str
-    start: int
-    end: int
+_Word = re.Match[str]  # a _WORD match: .group() is the word
 
 
 def _capitalised(word: str) -> bool:
@@ -85,7 +84,18 @@ def _capitalised(word: str) -> bool:
 
 def _opens(sentence: str, start: int) -> bool:
     """True when the word at ``start`` opens the sentence, a list item or a clause after a colon."""
-    return _OPENER.search(sentence, 0, start) is not None
+    # = _OPENER.search(sentence, 0, start), which would try every position before ``start``: a
+    # match ends with the run of non-word characters before ``start`` and starts at most
+    # _OPENER_REACH characters before that run (or at 0, when the run reaches back to 0).
+    run = start
+    while run and not _is_word_char(sentence[run - 1]):
+        run -= 1
+    return not run or _OPENER.search(sentence, max(0, run - _OPENER_REACH), start) is not None
+
+
+def _is_word_char(ch: str) -> bool:
+    """The regex ``\\w`` of one character."""
+    return ch.isalnum() or ch == "_"
 
 
 def capitalised_inside(sentence: str) -> set[str]:
@@ -105,28 +115,28 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
     unless ``confirmed`` holds it: words the same text capitalises where capitals are not
     forced (see ``capitalised_inside``).
     """
-    words = [_Word(m.group(), m.start(), m.end()) for m in _WORD.finditer(sentence)]
+    words = list(_WORD.finditer(sentence))
+    texts = [m.group() for m in words]
     first_word = words[0] if words else None
+    capitalised = [_capitalised(t) for t in texts]
 
-    def adjacent(a: _Word, b: _Word) -> bool:
-        gap = sentence[a.end : b.start]
+    def adjacent(a: int, b: int) -> bool:
+        gap = sentence[words[a].end() : words[b].start()]
         return gap.isspace() and "\n" not in gap
 
     i, n = 0, len(words)
-    while i < n:
-        if not _capitalised(words[i].text):
-            i += 1
-            continue
-        j = i
-        while j + 1 < n and adjacent(words[j], words[j + 1]) and not _POSSESSIVE.search(words[j].text):
-            nxt = words[j + 1].text
-            if _capitalised(nxt):
+    for k in [k for k, c in enumerate(capitalised) if c]:  # a run starts on a capitalised word
+        if k < i:
+            continue  # inside the run before
+        i = j = k
+        while j + 1 < n and adjacent(j, j + 1) and not _POSSESSIVE.search(texts[j]):
+            if capitalised[j + 1]:
                 j += 1
             elif (
-                nxt.casefold() in CONNECTORS
+                texts[j + 1].casefold() in CONNECTORS
                 and j + 2 < n
-                and adjacent(words[j + 1], words[j + 2])
-                and _capitalised(words[j + 2].text)
+                and adjacent(j + 1, j + 2)
+                and capitalised[j + 2]
             ):
                 j += 2
             else:
@@ -135,18 +145,18 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
         i = j + 1
         starts_sentence = run[0] is first_word
         while run and (
-            _bare(run[0].text) in LEADING_STOP
-            or (starts_sentence and run[0] is first_word and _starter(run[0].text))
+            _bare(run[0].group()) in LEADING_STOP
+            or (starts_sentence and run[0] is first_word and _starter(run[0].group()))
         ):
             run = run[1:]
-        while run and run[-1].text.casefold() in CONNECTORS:
+        while run and run[-1].group().casefold() in CONNECTORS:
             run = run[:-1]
         if (
             len(run) == 1
-            and not run[0].text.isupper()
-            and run[0].text.casefold() not in confirmed
-            and _opens(sentence, run[0].start)
-            and is_common_word(run[0].text)
+            and not run[0].group().isupper()
+            and run[0].group().casefold() not in confirmed
+            and _opens(sentence, run[0].start())
+            and is_common_word(run[0].group())
         ):
             continue
         if run:
@@ -155,7 +165,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
 
 def _bare(word: str) -> str:
     """The word without a contraction or possessive ("That's" -> "that"), case-folded."""
-    return re.split(r"['\u2019]", word, maxsplit=1)[0].casefold()
+    return _APOSTROPHE.split(word, maxsplit=1)[0].casefold()
 
 
 def _starter(word: str) -> bool:
@@ -164,20 +174,20 @@ def _starter(word: str) -> bool:
 
 
 def _make_name(sentence: str, words: list[_Word], run: list[_Word], after: int) -> Iterator[Span]:
-    start, end = run[0].start, run[-1].end
-    parts = [w.text for w in run]
+    start, end = run[0].start(), run[-1].end()
+    parts = [w.group() for w in run]
     parts[-1] = _POSSESSIVE.sub("", parts[-1]) or parts[-1]
     etype: EntityType | None = None
     head: str | None = None
     if (
         after < len(words)
-        and not _POSSESSIVE.search(run[-1].text)
-        and sentence[end : words[after].start] == " "
-        and words[after].text in HEAD_NOUNS
+        and not _POSSESSIVE.search(run[-1].group())
+        and sentence[end : words[after].start()] == " "
+        and words[after].group() in HEAD_NOUNS
     ):
-        head = words[after].text
+        head = words[after].group()
         etype = HEAD_NOUNS[head]
-        end = words[after].end
+        end = words[after].end()
     lows = [p.casefold().rstrip(".") for p in parts]
     # One spelling per convention so mentions meet: "Project Helios", "Atlas team".
     joined = " ".join(parts)
@@ -195,7 +205,7 @@ def _make_name(sentence: str, words: list[_Word], run: list[_Word], after: int) 
     yield Span(start, end, name, canonical_key(name), etype, RANK_NAME, soft)
     if head in PLACE_HEADS:  # the bare place, linked by the extractor
         bare = " ".join(parts)
-        yield Span(start, run[-1].end, bare, canonical_key(bare), "place", RANK_NAME + 1)
+        yield Span(start, run[-1].end(), bare, canonical_key(bare), "place", RANK_NAME + 1)
 
 
 def _type_of(sentence: str, start: int, parts: list[str], lows: list[str]) -> EntityType:
@@ -203,10 +213,12 @@ def _type_of(sentence: str, start: int, parts: list[str], lows: list[str]) -> En
         return PREFIX_TYPES[lows[0]]
     if len(parts) > 1 and lows[-1] in SUFFIX_TYPES:
         return SUFFIX_TYPES[lows[-1]]
-    if _HONORIFIC.search(sentence, 0, start):
+    before = sentence[:start].rstrip()
+    # = _HONORIFIC.search(sentence, 0, start): a match ends with the spaces before ``start``
+    if _HONORIFIC.search(sentence, max(0, len(before) - _HONORIFIC_REACH), start):
         return "person"
-    before = sentence[:start].split()
-    if before and before[-1].casefold() in PLACE_PREPOSITIONS:
+    last = before.rsplit(None, 1)
+    if last and last[-1].casefold() in PLACE_PREPOSITIONS:
         return "place"
     if 2 <= len(parts) <= 3 and all(
         p.isalpha() and p[0].isupper() and p[1:].islower() for p in parts if len(p) > 1

@@ -49,10 +49,19 @@ def _span(m: re.Match[str], group: int | str, key_source: str, etype: EntityType
     )
 
 
-_MONTH = (
-    r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+# The case-insensitive words of the finders, in lower case: each finder reads them through
+# (?i:...), and its prefilter (below) searches them case-sensitively in _folded(text).
+_MONTH_WORDS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
+_AM_PM = r"[ap]\.?m\.?"
+_CURRENCY_CODES = "USD|EUR|GBP|JPY|INR|CHF|CAD|AUD"  # upper case only
+_CURRENCY_NAMES = "dollars?|euros?|pounds?|yen|rupees?"
+_FLIGHT_CUES = "flights?|flt"
+_ORDER_CUES = "orders?|tickets?|invoices?|case|booking|reservation|receipt|tracking|account|po"
+_CODE_CUES = "code|confirmation|pnr|locator|voucher|coupon|promo|reference|ref"
+_MONTH = rf"(?i:{_MONTH_WORDS})"
 _ORD = r"(?:st|nd|rd|th)?"
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b")
@@ -66,10 +75,8 @@ _MONTH_ALONE = re.compile(
     r"(?P<mon>" + "|".join(MONTH_NAMES) + r")\b"
 )
 _SLASH_DATE = re.compile(r"\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b")
-_TIME = re.compile(
-    r"\b(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::[0-5]\d)?(?:\s?(?P<ap>(?i:[ap]\.?m\.?))(?!\w))?"
-)
-_TIME_AMPM = re.compile(r"\b(?P<h>1[0-2]|0?[1-9])\s?(?P<ap>(?i:[ap]\.?m\.?))(?!\w)")
+_TIME = re.compile(rf"\b(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::[0-5]\d)?(?:\s?(?P<ap>(?i:{_AM_PM}))(?!\w))?")
+_TIME_AMPM = re.compile(rf"\b(?P<h>1[0-2]|0?[1-9])\s?(?P<ap>(?i:{_AM_PM}))(?!\w)")
 _NUM = r"\d[\d,]*(?:\.\d+)?"
 _MULT = r"(?i:k|m|mm|bn|million|billion|thousand)"
 _CURRENCY_SYMBOLS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "₹": "inr"}
@@ -81,25 +88,49 @@ _CURRENCY_WORDS = {
 }  # fmt: skip
 _AMOUNT_CODE = re.compile(
     rf"\b(?P<num>{_NUM})\s?(?:(?P<mult>{_MULT})\s?)?"
-    r"(?P<cur>USD|EUR|GBP|JPY|INR|CHF|CAD|AUD|(?i:dollars?|euros?|pounds?|yen|rupees?))\b"
+    rf"(?P<cur>{_CURRENCY_CODES}|(?i:{_CURRENCY_NAMES}))\b"
 )
 _MULTS = {"thousand": "k", "million": "m", "mm": "m", "billion": "bn"}
 _FLIGHT = re.compile(
-    r"\b(?i:flights?|flt)\s*(?:(?i:no\.?|number)\s*)?#?\s*"
+    rf"\b(?i:{_FLIGHT_CUES})\s*(?:(?i:no\.?|number)\s*)?#?\s*"
     r"(?P<id>(?P<al>[A-Z][A-Z0-9]|[0-9][A-Z])\s?(?P<num>\d{1,4}))\b"
 )
 _FLIGHT_TIGHT = re.compile(r"\b(?P<id>(?P<al>[A-Z]{2})(?P<num>\d{2,4}))\b")
 _ORDER = re.compile(
-    r"\b(?i:orders?|tickets?|invoices?|case|booking|reservation|receipt|tracking|account|po)"
+    rf"\b(?i:{_ORDER_CUES})"
     r"\s*(?:(?i:no\.?|number|num|id)\s*)?(?:#|:)?\s*(?P<id>[A-Za-z0-9-]*\d[A-Za-z0-9-]*)\b"
 )
 _HASH_ID = re.compile(r"(?<![\w&])#(?P<id>[A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\b")
 _CODE_CUE = re.compile(
-    r"\b(?i:code|confirmation|pnr|locator|voucher|coupon|promo|reference|ref)\b"
+    rf"\b(?i:{_CODE_CUES})\b"
     r"(?:\W+(?i:code|number|no|is|was|id))*\W+(?P<id>[A-Z0-9]{4,10})\b"
 )
 _CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}\b")
 _DASH_ID = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b")
+
+# Prefilters: cheap tests that skip a finder on a sentence where it cannot match (most
+# sentences). Each is a necessary condition of the finder's regex, so the spans found are the
+# same. Besides these, the finders but _EMAIL, _MONTH_ALONE and _CODE_CUE need a digit,
+# _EMAIL a "@", _ISO_DATE and _DASH_ID a "-", _SLASH_DATE a "/", _TIME a ":", _HASH_ID a "#".
+_DIGIT = re.compile(r"\d")
+_MONTH_NAME = re.compile("|".join(MONTH_NAMES))  # _MONTH_ALONE's month, case-sensitive
+# In _folded(text):
+_MONTH_WORD = re.compile(_MONTH_WORDS)  # _MONTH_DAY, _DAY_MONTH, _MONTH_YEAR
+_AM_PM_WORD = re.compile(_AM_PM)  # _TIME_AMPM
+_CURRENCY_WORD = re.compile(f"{_CURRENCY_CODES.lower()}|{_CURRENCY_NAMES}")  # _AMOUNT_CODE
+_FLIGHT_CUE = re.compile(_FLIGHT_CUES)
+_ORDER_CUE = re.compile(_ORDER_CUES)
+_CODE_CUE_WORD = re.compile(_CODE_CUES)
+# The non-ASCII characters that an IGNORECASE regex matches to an ASCII letter (İ and ı to i,
+# ſ to s, the Kelvin sign to k); every other one matches only its own lower case.
+_RE_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _folded(text: str) -> str:
+    """The text with every character that an IGNORECASE regex matches to an ASCII letter turned
+    into that letter in lower case, one character for one: a lower-case ASCII alternation that
+    an ``(?i:...)`` group matches in ``text`` is found case-sensitively in the result."""
+    return text.lower() if text.isascii() else text.translate(_RE_CASE_FOLD).lower()
 
 
 def _month(token: str) -> int:
@@ -153,47 +184,68 @@ def find_patterns(text: str) -> Iterator[Span]:
     Yields:
         Spans of rank ``RANK_PATTERN``.
     """
-    for m in _EMAIL.finditer(text):
-        yield _span(m, 0, m.group().casefold(), "email")
-    for m in _ISO_DATE.finditer(text):
-        if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31:
-            yield _span(m, 0, f"{m.group(1)}-{m.group(2)}-{m.group(3)}", "date")
-    for regex in (_MONTH_DAY, _DAY_MONTH):
-        for m in regex.finditer(text):
-            key = _date_key(m.group("mon"), m.group("day"), m.group("year"))
-            if key is not None:
-                yield _span(m, 0, key, "date")
-    for m in _MONTH_YEAR.finditer(text):
-        yield _span(m, 0, f"{m.group('year')}-{_month(m.group('mon')):02d}", "date")
-    for m in _MONTH_ALONE.finditer(text):
-        yield _span(m, "mon", m.group("mon"), "date")
-    for m in _SLASH_DATE.finditer(text):
-        yield _span(m, 0, m.group(), "date")
-    for m in _TIME.finditer(text):
-        yield _time_span(m, _time_key(m.group("h"), m.group("m"), m.group("ap")))
-    for m in _TIME_AMPM.finditer(text):
-        yield _time_span(m, _time_key(m.group("h"), "00", m.group("ap")))
-    for m in _AMOUNT_SYMBOL.finditer(text):
-        cur = _CURRENCY_SYMBOLS[m.group("cur")]
-        yield _span(m, 0, _amount_key(m.group("num"), m.group("mult"), cur), "amount")
-    for m in _AMOUNT_CODE.finditer(text):
-        cur = _CURRENCY_WORDS[m.group("cur").casefold()]
-        yield _span(m, 0, _amount_key(m.group("num"), m.group("mult"), cur), "amount")
-    yield from _identifiers(text)
+    digits = _DIGIT.search(text) is not None
+    low = _folded(text)
+    if "@" in text:
+        for m in _EMAIL.finditer(text):
+            yield _span(m, 0, m.group().casefold(), "email")
+    if digits and "-" in text:
+        for m in _ISO_DATE.finditer(text):
+            if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31:
+                yield _span(m, 0, f"{m.group(1)}-{m.group(2)}-{m.group(3)}", "date")
+    if digits and _MONTH_WORD.search(low) is not None:
+        for regex in (_MONTH_DAY, _DAY_MONTH):
+            for m in regex.finditer(text):
+                key = _date_key(m.group("mon"), m.group("day"), m.group("year"))
+                if key is not None:
+                    yield _span(m, 0, key, "date")
+        for m in _MONTH_YEAR.finditer(text):
+            yield _span(m, 0, f"{m.group('year')}-{_month(m.group('mon')):02d}", "date")
+    if _MONTH_NAME.search(text) is not None:
+        for m in _MONTH_ALONE.finditer(text):
+            yield _span(m, "mon", m.group("mon"), "date")
+    if digits and "/" in text:
+        for m in _SLASH_DATE.finditer(text):
+            yield _span(m, 0, m.group(), "date")
+    if digits and ":" in text:
+        for m in _TIME.finditer(text):
+            yield _time_span(m, _time_key(m.group("h"), m.group("m"), m.group("ap")))
+    if digits and _AM_PM_WORD.search(low) is not None:
+        for m in _TIME_AMPM.finditer(text):
+            yield _time_span(m, _time_key(m.group("h"), "00", m.group("ap")))
+    if digits and any(c in text for c in _CURRENCY_SYMBOLS):
+        for m in _AMOUNT_SYMBOL.finditer(text):
+            cur = _CURRENCY_SYMBOLS[m.group("cur")]
+            yield _span(m, 0, _amount_key(m.group("num"), m.group("mult"), cur), "amount")
+    if digits and _CURRENCY_WORD.search(low) is not None:
+        for m in _AMOUNT_CODE.finditer(text):
+            cur = _CURRENCY_WORDS[m.group("cur").casefold()]
+            yield _span(m, 0, _amount_key(m.group("num"), m.group("mult"), cur), "amount")
+    yield from _identifiers(text, low, digits)
 
 
-def _identifiers(text: str) -> Iterator[Span]:
-    for regex in (_FLIGHT, _FLIGHT_TIGHT):
-        for m in regex.finditer(text):
-            name = f"{m.group('al')} {int(m.group('num'))}"
-            yield Span(m.start("id"), m.end("id"), name, canonical_key(name), "identifier", 0)
-    for regex in (_ORDER, _HASH_ID, _CODE_CUE):
-        for m in regex.finditer(text):
-            if len(m.group("id").strip("-")) >= 3:
-                yield _span(m, "id", m.group("id"), "identifier")
-    for regex in (_CODE, _DASH_ID):
-        for m in regex.finditer(text):
-            yield _span(m, 0, m.group(), "identifier")
+def _identifiers(text: str, low: str, digits: bool) -> Iterator[Span]:
+    for regex, possible in (
+        (_FLIGHT, digits and _FLIGHT_CUE.search(low) is not None),
+        (_FLIGHT_TIGHT, digits),
+    ):
+        if possible:
+            for m in regex.finditer(text):
+                name = f"{m.group('al')} {int(m.group('num'))}"
+                yield Span(m.start("id"), m.end("id"), name, canonical_key(name), "identifier", 0)
+    for regex, possible in (
+        (_ORDER, digits and _ORDER_CUE.search(low) is not None),
+        (_HASH_ID, digits and "#" in text),
+        (_CODE_CUE, _CODE_CUE_WORD.search(low) is not None),
+    ):
+        if possible:
+            for m in regex.finditer(text):
+                if len(m.group("id").strip("-")) >= 3:
+                    yield _span(m, "id", m.group("id"), "identifier")
+    for regex, possible in ((_CODE, digits), (_DASH_ID, digits and "-" in text)):
+        if possible:
+            for m in regex.finditer(text):
+                yield _span(m, 0, m.group(), "identifier")
 
 
 _ROLE = re.compile(
@@ -206,6 +258,10 @@ _ROLE_CUE = re.compile(
     r"(?:(?:the|a|an|our|their|his|her|new|now|interim|acting)\s+)*$"
 )
 _TRAILING_OF = re.compile(r"\s+(?:of|for)\b")
+# Necessary for a _ROLE match: an acronym (case-sensitive) or a head word (on _folded; the
+# lexicon writes ROLE_HEADS in lower case).
+_ROLE_ACRONYM = re.compile(ROLE_ACRONYMS)
+_ROLE_HEAD = re.compile(ROLE_HEADS)
 _RELATIONAL_HEADS = words("head lead leader manager chair chairman chairwoman")
 
 
@@ -223,6 +279,8 @@ def find_roles(text: str) -> Iterator[Span]:
     Yields:
         Spans of rank ``RANK_ROLE``, type ``role``.
     """
+    if _ROLE_ACRONYM.search(text) is None and _ROLE_HEAD.search(_folded(text)) is None:
+        return
     for m in _ROLE.finditer(text):
         start, end = m.span("role")
         words = m.group("role").split()

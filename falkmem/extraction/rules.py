@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..errors import InputError
 from .keys import canonical_key, lookup_relation
@@ -12,7 +12,7 @@ from .known import KnownEntities
 from .lexicon import ROLE_COPULA
 from .names import capitalised_inside, name_spans, quoted_spans, split_sentences
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
-from .types import EntityMention, EntityType, Extraction, Relation, Triple
+from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
 
 __all__ = ["RuleExtractor", "speaker_entity"]
 
@@ -107,14 +107,14 @@ class RuleExtractor:
             confirmed |= capitalised_inside(sentence)
         if sentences and _TITLE.fullmatch(sentences[0].strip()):  # a title line names its subject
             confirmed |= {w.casefold() for w in sentences[0].split()}
-        result = Extraction()
-        for sentence in sentences:
-            result = result.merge(self._sentence(sentence, known, confirmed))
+        parts = [self._sentence(sentence, known, confirmed) for sentence in sentences]
         if speaker is not None and (person := speaker_entity(speaker)) is not None:
-            result = result.merge(Extraction(entities=(person,)))
-        return result
+            parts.append(((person,), ()))
+        return merge_all(parts)  # = Extraction() merged with each sentence's extraction
 
-    def _sentence(self, sentence: str, known: KnownEntities | None, confirmed: set[str]) -> Extraction:
+    def _sentence(
+        self, sentence: str, known: KnownEntities | None, confirmed: set[str]
+    ) -> tuple[Sequence[EntityMention], Sequence[Triple]]:
         candidates = [*find_patterns(sentence), *find_roles(sentence)]
         masked = _mask(sentence, candidates)  # names never run across an identifier or role
         candidates += [*quoted_spans(sentence), *name_spans(masked, confirmed)]
@@ -137,7 +137,7 @@ class RuleExtractor:
         if self.comention:
             triples += self._comention(spans, triples)
         entities = tuple(EntityMention(key=k, name=names[k], type=types[k]) for k in names)
-        return Extraction(entities=entities, triples=tuple(triples))
+        return entities, triples
 
     def _typed(
         self, sentence: str, spans: list[Span], types: dict[str, EntityType], soft: set[str]
@@ -182,12 +182,13 @@ class RuleExtractor:
         keys = list(dict.fromkeys(s.key for s in spans if s.type != "role"))
         if len(keys) < 2:
             return []
-        linked = {frozenset((t.subject, t.object)) for t in typed}
+        linked = {(t.subject, t.object) for t in typed}  # either way round
+        linked |= {(b, a) for a, b in linked}
         weight = 1.0 / (len(keys) - 1)
         out: list[Triple] = []
         for i, a in enumerate(keys):
             for b in keys[i + 1 : i + 1 + self.comention_window]:
-                if frozenset((a, b)) not in linked:
+                if (a, b) not in linked:
                     out.append(Triple(subject=a, relation="related_to", object=b, weight=weight))
         return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -17,6 +18,7 @@ __all__ = [
     "Extraction",
     "Relation",
     "Triple",
+    "merge_all",
 ]
 
 
@@ -169,11 +171,52 @@ class Extraction(BaseModel):
         return bool(self.entities or self.triples)
 
 
+def merge_all(parts: Iterable[tuple[Sequence[EntityMention], Sequence[Triple]]]) -> Extraction:
+    """``Extraction()`` merged with ``Extraction(entities=e, triples=t)`` of each part in turn.
+
+    The same result as that chain of ``merge`` calls, without building the extraction of every
+    part and every intermediate union (each of which validates and re-unites everything so far).
+
+    Args:
+        parts: ``(entities, triples)`` of each part, in order.
+
+    Returns:
+        The united extraction.
+    """
+    by_key: dict[str, EntityMention] = {}
+    by_id: dict[tuple[str, str, str], Triple] = {}
+    merged = False
+    for entities, triples in parts:
+        merged = True
+        # what Extraction(entities=..., triples=...) of the part holds (see _dedupe_and_complete)
+        own: dict[str, EntityMention] = {}
+        _add_entities(own, entities)
+        part = list(own.values())
+        for t in triples:
+            for k in (t.subject, t.object):
+                if k not in own:
+                    own[k] = extra = EntityMention(key=k, name=k)
+                    part.append(extra)
+        own_triples: dict[tuple[str, str, str], Triple] = {}
+        _add_triples(own_triples, triples)
+        _add_entities(by_key, part)
+        _add_triples(by_id, own_triples.values())
+    if not merged:
+        return Extraction()
+    return Extraction(entities=tuple(by_key.values()), triples=tuple(by_id.values()))
+
+
 def _union_entities(
     first: tuple[EntityMention, ...], second: tuple[EntityMention, ...]
 ) -> tuple[EntityMention, ...]:
     by_key: dict[str, EntityMention] = {}
-    for e in first + second:
+    _add_entities(by_key, first + second)
+    return tuple(by_key.values())
+
+
+def _add_entities(by_key: dict[str, EntityMention], entities: Iterable[EntityMention]) -> None:
+    """Unite entities into ``by_key``, in order (see ``Extraction.merge``)."""
+    for e in entities:
         old = by_key.get(e.key)
         if old is None:
             by_key[e.key] = e
@@ -187,21 +230,26 @@ def _union_entities(
             type=etype,
             aliases=(*old.aliases, e.name, *e.aliases),
         )
-    return tuple(by_key.values())
 
 
 def _union_triples(first: tuple[Triple, ...], second: tuple[Triple, ...]) -> tuple[Triple, ...]:
     by_id: dict[tuple[str, str, str], Triple] = {}
-    for t in first + second:
-        old = by_id.get(t.ident)
+    _add_triples(by_id, first + second)
+    return tuple(by_id.values())
+
+
+def _add_triples(by_id: dict[tuple[str, str, str], Triple], triples: Iterable[Triple]) -> None:
+    """Unite triples into ``by_id``, in order (see ``Extraction.merge``)."""
+    for t in triples:
+        ident = t.ident
+        old = by_id.get(ident)
         if old is None:
-            by_id[t.ident] = t
+            by_id[ident] = t
         elif t.weight > old.weight or (old.label is None and t.label is not None):
-            by_id[t.ident] = Triple(
+            by_id[ident] = Triple(
                 subject=old.subject,
                 relation=old.relation,
                 object=old.object,
                 weight=max(old.weight, t.weight),
                 label=old.label if old.label is not None else t.label,
             )
-    return tuple(by_id.values())
