@@ -54,8 +54,15 @@ def vector_search(
     """
     fp = (filters or Filters()).params()
     base = {"vector": vector_param(vector), "as_of": as_of, **fp}
-    whole = {"full": fetch_k if full is None else full}
-    rows = executor.run(graph, query("retrieve/vector_search"), {**base, **whole, "fetch_k": fetch_k})
+
+    def fetch(n: int) -> list[dict[str, Any]]:
+        return executor.run(
+            graph,
+            query("retrieve/vector_search"),
+            {**base, "fetch_k": n, "full": n if full is None else full},
+        )
+
+    rows = fetch(fetch_k)
     hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
     if filters is None or not filters.active or len(hits) >= k:
         return hits
@@ -68,7 +75,7 @@ def vector_search(
     limit = max(n_docs, fetch_k)
     while len(hits) < k and fetch_k < limit:
         fetch_k = min(fetch_k * 4, limit)
-        rows = executor.run(graph, query("retrieve/vector_search"), {**base, **whole, "fetch_k": fetch_k})
+        rows = fetch(fetch_k)
         hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
     return hits
 

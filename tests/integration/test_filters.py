@@ -14,6 +14,7 @@ from falkmem import AsyncTenant, InputError, Memory, Tenant
 from falkmem.embedding.minilm import SentenceTransformerEmbedder
 from falkmem.retrieval.filters import Filters, build_filters, metadata_pairs, pair
 from falkmem.retrieval.vector import vector_search
+from falkmem.storage.rows import is_whole
 from tests.conftest import unique_tenant_id
 
 PEOPLE = ["Priya", "Marcus", "Dana", "Omar", "Lena", "Kenji", "Sofia", "Ravi", "Ines", "Tom"]
@@ -236,6 +237,7 @@ def test_one_percent_filter_recall_when_the_knn_fetch_grows(
             exact_max=0,
         )
         assert len(got) == 10
+        assert all(is_whole(a) for a, _ in got)  # every row whole by default, however far it grew
         recalls.append(len({a["id"] for a, _ in got} & set(exact)) / 10)
     recall = sum(recalls) / len(recalls)
     print(f"1%-selective filter, growing kNN fetch, recall@10 vs exact: {recall:.3f}")
