@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,7 @@ ORG = [
     "The manager of the cafeteria changed the lunch menu.",
     "The person who leads the book club is Carla.",
 ]  # fmt: skip
+HELIOS_TEXTS = [text for _, text in HELIOS] + ORG
 QUESTION = "Who manages the person who leads the team that built Project Helios?"
 MARCUS_FACT = "Priya Chandran reports to Marcus Webb."
 
@@ -210,3 +212,29 @@ def test_winners_past_the_whole_rows_are_fetched_whole(
     assert [h.model_dump(exclude={"score"}) for h in fetched.hits] == [
         h.model_dump(exclude={"score"}) for h in usual.hits
     ]
+
+
+def test_a_winner_deleted_before_its_row_is_fetched_is_left_out(
+    tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race the fetch opens: a memory deleted between the channel query and the fetch of
+    its row is left out of the hits (never returned with an empty text)."""
+    from falkmem.retrieval import pipeline
+    from falkmem.storage.executor import Executor
+
+    tenant.add_many([{"id": f"m{i}", "text": text} for i, text in enumerate(HELIOS_TEXTS)])
+    usual = tenant.search(QUESTION, k=3, route="vector")
+    gone = usual.ids[0]
+    monkeypatch.setattr(pipeline, "WHOLE_ROWS", 0)  # every hit's row is fetched
+    run = Executor.run
+
+    def delete_first(self: Executor, graph: str, query: Any, params: Any = None, **kw: Any) -> Any:
+        if query.name == "retrieve/get_artifacts" and gone in (params or {}).get("ids", ()):
+            monkeypatch.setattr(Executor, "run", run)
+            assert tenant.delete(gone)
+        return run(self, graph, query, params, **kw)
+
+    monkeypatch.setattr(Executor, "run", delete_first)
+    r = tenant.search(QUESTION, k=3, route="vector")
+    assert gone not in r.ids and r.ids == usual.ids[1:]
+    assert all(h.text for h in r.hits)
