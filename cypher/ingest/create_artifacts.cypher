@@ -13,9 +13,10 @@
 // superseded, invalid from r.valid_at) and, when a newer `nxt` exists, is itself stored
 // superseded by `nxt` (told late: history stays in time order).
 // The caller sends at most one row per key per query.
-// Every property is given in the CREATE (a null one is simply not set): setting them on the new
-// node afterwards cost the server 0.55 ms a memory more (91.6 against 56.2 ms for a batch of 64
-// MuSiQue passages), about 40 % of the whole write.
+// Every property is given in the CREATE (a null one is simply not set). Setting them on the new
+// node afterwards re-inserted it into the HNSW index: 0.55 ms a memory more of server time
+// (91.6 against 56.2 ms for a batch of 64 MuSiQue passages, ~40 % of the write), and a live
+// index that missed exact neighbours on 1-2 of 100 MuSiQue questions (docs/performance.md).
 // REFERENCES.head is true when the entity is named in the memory's head (its title line, else its
 // first sentence unless it is an episode; extraction/head.py): what the memory is about. The
 // graph channel follows such links.
