@@ -129,16 +129,9 @@ class Extraction(BaseModel):
 
     @model_validator(mode="after")
     def _dedupe_and_complete(self) -> Extraction:
-        entities = _union_entities(self.entities, ())
-        known = {e.key for e in entities}
-        extra: list[EntityMention] = []
-        for t in self.triples:
-            for k in (t.subject, t.object):
-                if k not in known:
-                    known.add(k)
-                    extra.append(EntityMention(key=k, name=k))
-        object.__setattr__(self, "entities", entities + tuple(extra))
-        object.__setattr__(self, "triples", _union_triples(self.triples, ()))
+        entities, triples = _completed(self.entities, self.triples)
+        object.__setattr__(self, "entities", tuple(entities.values()))
+        object.__setattr__(self, "triples", tuple(triples.values()))
         return self
 
     def merge(self, other: Extraction) -> Extraction:
@@ -155,10 +148,7 @@ class Extraction(BaseModel):
         Returns:
             A new extraction; ``self`` and ``other`` are unchanged.
         """
-        return Extraction(
-            entities=_union_entities(self.entities, other.entities),
-            triples=_union_triples(self.triples, other.triples),
-        )
+        return merge_all([(self.entities, self.triples), (other.entities, other.triples)])
 
     def entity(self, key: str) -> EntityMention | None:
         """Return the entity with this canonical key, or ``None``."""
@@ -188,30 +178,28 @@ def merge_all(parts: Iterable[tuple[Sequence[EntityMention], Sequence[Triple]]])
     merged = False
     for entities, triples in parts:
         merged = True
-        # what Extraction(entities=..., triples=...) of the part holds (see _dedupe_and_complete)
-        own: dict[str, EntityMention] = {}
-        _add_entities(own, entities)
-        part = list(own.values())
-        for t in triples:
-            for k in (t.subject, t.object):
-                if k not in own:
-                    own[k] = extra = EntityMention(key=k, name=k)
-                    part.append(extra)
-        own_triples: dict[tuple[str, str, str], Triple] = {}
-        _add_triples(own_triples, triples)
-        _add_entities(by_key, part)
+        own_entities, own_triples = _completed(entities, triples)  # the part's own Extraction
+        _add_entities(by_key, own_entities.values())
         _add_triples(by_id, own_triples.values())
     if not merged:
         return Extraction()
     return Extraction(entities=tuple(by_key.values()), triples=tuple(by_id.values()))
 
 
-def _union_entities(
-    first: tuple[EntityMention, ...], second: tuple[EntityMention, ...]
-) -> tuple[EntityMention, ...]:
+def _completed(
+    entities: Iterable[EntityMention], triples: Iterable[Triple]
+) -> tuple[dict[str, EntityMention], dict[tuple[str, str, str], Triple]]:
+    """What an ``Extraction`` of these holds: the entities united by key, then a bare entity
+    (name = key) for each triple endpoint that has none, in order; the triples united."""
     by_key: dict[str, EntityMention] = {}
-    _add_entities(by_key, first + second)
-    return tuple(by_key.values())
+    _add_entities(by_key, entities)
+    by_id: dict[tuple[str, str, str], Triple] = {}
+    _add_triples(by_id, triples)
+    for t in by_id.values():
+        for k in (t.subject, t.object):
+            if k not in by_key:
+                by_key[k] = EntityMention(key=k, name=k)
+    return by_key, by_id
 
 
 def _add_entities(by_key: dict[str, EntityMention], entities: Iterable[EntityMention]) -> None:
@@ -230,12 +218,6 @@ def _add_entities(by_key: dict[str, EntityMention], entities: Iterable[EntityMen
             type=etype,
             aliases=(*old.aliases, e.name, *e.aliases),
         )
-
-
-def _union_triples(first: tuple[Triple, ...], second: tuple[Triple, ...]) -> tuple[Triple, ...]:
-    by_id: dict[tuple[str, str, str], Triple] = {}
-    _add_triples(by_id, first + second)
-    return tuple(by_id.values())
 
 
 def _add_triples(by_id: dict[tuple[str, str, str], Triple], triples: Iterable[Triple]) -> None:
