@@ -16,7 +16,7 @@ from .ingest.validate import valid_unicode
 from .models import ForgetResult, Hit, MemoryPage
 from .retrieval.filters import Filters, metadata_pairs
 from .storage.cypher import query
-from .storage.rows import hit_from_row
+from .storage.rows import hit_from_row, rows_by_id
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -55,10 +55,7 @@ def get_many(eng: Engine, tenant_id: str, ids: object) -> list[Hit]:
     eng.store.meta(tenant_id)
     if not wanted:
         return []
-    rows = eng.store.executor.run(
-        eng.store.graph(tenant_id), query("retrieve/get_artifacts"), {"ids": wanted}
-    )
-    found = {str(r["a"]["id"]): r["a"] for r in rows}
+    found = rows_by_id(eng.store.executor, eng.store.graph(tenant_id), wanted)
     return [hit_from_row(found[i], 1.0) for i in wanted if i in found]
 
 

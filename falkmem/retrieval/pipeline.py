@@ -18,10 +18,9 @@ from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse_scores, rrf
 from ..ranking.rerank import NoReranker, rerank
 from ..routing.router import Plan, RouterConfig
-from ..storage.cypher import query
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
-from ..storage.rows import hit_from_row, is_whole
+from ..storage.rows import hit_from_row, is_whole, rows_by_id
 from .filters import Filters
 from .graph import expand, seed_weights
 from .keyword import keyword_search
@@ -89,8 +88,7 @@ def _fill(
     if not missing:
         return
     t = time.perf_counter()
-    for r in ex.run(graph, query("retrieve/get_artifacts"), {"ids": missing}):
-        rows[r["a"]["id"]] = r["a"]
+    rows.update(rows_by_id(ex, graph, missing))
     timings["fetch"] = timings.get("fetch", 0.0) + _ms(t)
 
 

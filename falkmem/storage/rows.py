@@ -1,18 +1,27 @@
-"""Turns projected Artifact rows into public ``Hit`` objects (the only code that knows their shape)."""
+"""Projected Artifact rows: fetched by id, and turned into public ``Hit`` objects (the only code that knows their shape)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from ..models import Hit
+from .cypher import query
+from .executor import Executor
 
 
 def _dt(value: Any) -> datetime | None:
     if value is None:
         return None
     return datetime.fromtimestamp(float(value), tz=UTC)
+
+
+def rows_by_id(executor: Executor, graph: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The whole rows of the memories ``ids`` that exist (any status), by id: one query."""
+    rows = executor.run(graph, query("retrieve/get_artifacts"), {"ids": list(ids)})
+    return {str(r["a"]["id"]): r["a"] for r in rows}
 
 
 def is_whole(a: dict[str, Any]) -> bool:
