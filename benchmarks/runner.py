@@ -163,7 +163,7 @@ def _tokens(handle: Tenant, mem: Memory, system: System, q: Question, hits: Any,
             budget: int) -> int:  # fmt: skip
     """Context tokens of one answer: ``context()`` on the same route, or the hits packed when channels are limited."""
     if system.channels is None:
-        return handle.context(q.text, budget_tokens=budget, route=route, max_hops=max_hops).tokens  # type: ignore[arg-type]
+        return handle.context(q.text, budget_tokens=budget, route=route, max_hops=max_hops, now=q.now).tokens  # type: ignore[arg-type]
     items = [ContextItem(id=h.id, text=h.text, score=h.score, session=h.session, at=h.valid_at, kind=h.kind)
              for h in hits]  # fmt: skip
     return pack(q.text, items, budget_tokens=budget, counter=mem._engine.token_counter).tokens
@@ -172,7 +172,7 @@ def _tokens(handle: Tenant, mem: Memory, system: System, q: Question, hits: Any,
 def ask(handle: Tenant, system: System, q: Question, k: int) -> QueryRow:
     """One search, timed end to end around the SDK call."""
     t = time.perf_counter()
-    r = handle.search(q.text, k=k, **system.search_kwargs())
+    r = handle.search(q.text, k=k, now=q.now, **system.search_kwargs())
     e2e = (time.perf_counter() - t) * 1000
     return QueryRow(question=q, ids=tuple(r.ids), route=r.route, timings_ms=dict(r.timings_ms),
                     e2e_ms=round(e2e, 3), reranker=r.reranker)  # fmt: skip
@@ -183,12 +183,12 @@ def run_system(mem: Memory, data: TenantData, system: System, cfg: RunConfig) ->
     handle = mem.tenant(data.tenant)
     session_of = data.session_of() if any(q.gold_sessions for q in data.questions) else {}
     for q in data.questions[:WARMUP_QUERIES]:
-        handle.search(q.text, k=cfg.k, **system.search_kwargs())
+        handle.search(q.text, k=cfg.k, now=q.now, **system.search_kwargs())
     rows: list[QueryRow] = []
     for q in tqdm(data.questions, desc=f"search {system.name}", leave=False, disable=not cfg.progress,
                   dynamic_ncols=True):  # fmt: skip
         t = time.perf_counter()
-        r = handle.search(q.text, k=cfg.k, **system.search_kwargs())
+        r = handle.search(q.text, k=cfg.k, now=q.now, **system.search_kwargs())
         e2e = (time.perf_counter() - t) * 1000
         tokens = None
         if cfg.context:

@@ -165,6 +165,7 @@ class AsyncTenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -176,7 +177,7 @@ class AsyncTenant:
     ) -> SearchResult:
         return await asyncio.to_thread(
             self._sync.search, query_text, k=k, route=route, max_hops=max_hops, channels=channels,
-            router=router, as_of=as_of, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
+            router=router, as_of=as_of, now=now, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
         )  # fmt: skip
 
     async def explain(
@@ -187,6 +188,7 @@ class AsyncTenant:
         route: RouteArg = "auto",
         max_hops: int | None = None,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -197,7 +199,7 @@ class AsyncTenant:
         metadata: dict[str, Any] | None = None,
     ) -> Explain:
         return await asyncio.to_thread(
-            self._sync.explain, query_text, k=k, route=route, max_hops=max_hops, as_of=as_of,
+            self._sync.explain, query_text, k=k, route=route, max_hops=max_hops, as_of=as_of, now=now,
             session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
         )  # fmt: skip
 
@@ -211,6 +213,7 @@ class AsyncTenant:
         k: int | None = None,
         include_history: bool = False,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -222,7 +225,7 @@ class AsyncTenant:
     ) -> ContextResult:
         return await asyncio.to_thread(
             self._sync.context, query_text, budget_tokens=budget_tokens, route=route, max_hops=max_hops, k=k,
-            include_history=include_history, as_of=as_of, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
+            include_history=include_history, as_of=as_of, now=now, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
         )  # fmt: skip
 
     # list shadows the builtin inside the class: keep these last
@@ -236,6 +239,7 @@ class AsyncTenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -247,7 +251,7 @@ class AsyncTenant:
     ) -> builtins.list[SearchResult]:
         return await asyncio.to_thread(
             self._sync.search_many, list(queries), k=k, route=route, max_hops=max_hops, channels=channels,
-            router=router, as_of=as_of, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
+            router=router, as_of=as_of, now=now, session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until, metadata=metadata,
         )  # fmt: skip
 
     async def list(

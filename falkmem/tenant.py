@@ -295,6 +295,7 @@ class Tenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -324,6 +325,9 @@ class Tenant:
             as_of: answer what was true then (a datetime or ISO-8601; naive = UTC):
                 memories with ``valid_at <= as_of < invalid_at``, superseded ones included.
                 Default: the active memories only.
+            now: when the question is asked (a datetime or ISO-8601; naive = UTC; default:
+                the clock): what relative dates in it ("last Saturday", "three weeks ago") and
+                dates without a year ("in May") are resolved against.
             session, user, agent, speaker, kind: filters; each one value or a list (any of them).
             since, until: ``since <= valid_at < until`` (datetimes or ISO-8601; naive = UTC).
             metadata: ``{"key": value}`` equality on top-level metadata keys (all must hold).
@@ -346,7 +350,7 @@ class Tenant:
         )
         r = self._retrieve(
             query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router, as_of=as_of,
-            filters=f,
+            now=now, filters=f,
         )  # fmt: skip
         return SearchResult(
             hits=tuple(r.hits), route=r.plan.route, reranker=r.reranker, timings_ms=r.timings_ms, plan=r.plan
@@ -360,6 +364,7 @@ class Tenant:
         route: RouteArg = "auto",
         max_hops: int | None = None,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -381,7 +386,7 @@ class Tenant:
             until=until,
             metadata=metadata,
         )
-        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, as_of=as_of, filters=f)
+        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         return Explain(
             query_route=r.plan.route, plan=r.plan, channels=r.channels,
             fused=[(f.id, f.score) for f in r.fused],
@@ -403,6 +408,7 @@ class Tenant:
         k: int | None = None,
         include_history: bool = False,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -438,7 +444,7 @@ class Tenant:
             until=until,
             metadata=metadata,
         )
-        r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, filters=f)
+        r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         t = time.perf_counter()
         items = [
             ContextItem(
@@ -477,6 +483,7 @@ class Tenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         filters: Filters | None = None,
         vector: Sequence[float] | None = None,
     ) -> Retrieval:
@@ -485,7 +492,8 @@ class Tenant:
         ts = evo.as_of_timestamp(as_of)
         return retrieve(
             self._engine, self.id, query_text, k=k, route=route, max_hops=max_hops,
-            channels=channels, router=router, as_of=ts, vector=vector, filters=filters,
+            channels=channels, router=router, as_of=ts, now=evo.as_of_timestamp(now, "now"), vector=vector,
+            filters=filters,
         )  # fmt: skip
 
     # --- batches and paging (list shadows the builtin inside the class: keep these last) ----
@@ -499,6 +507,7 @@ class Tenant:
         channels: Collection[str] | None = None,
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
         session: OneOrMany = None,
         user: OneOrMany = None,
         agent: OneOrMany = None,
@@ -536,13 +545,13 @@ class Tenant:
             until=until,
             metadata=metadata,
         )
-        ts = evo.as_of_timestamp(as_of)
+        ts, ts_now = evo.as_of_timestamp(as_of), evo.as_of_timestamp(now, "now")
         vectors = batch.embed_queries(self._engine, self.id, queries)
         out: builtins.list[SearchResult] = []
         for q, v in zip(queries, vectors, strict=True):
             r = retrieve(
                 self._engine, self.id, q, k=k, route=route, max_hops=max_hops, channels=channels,
-                router=router, as_of=ts, vector=v, filters=f,
+                router=router, as_of=ts, now=ts_now, vector=v, filters=f,
             )  # fmt: skip
             res = SearchResult(
                 hits=tuple(r.hits),

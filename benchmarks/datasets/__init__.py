@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import case_study, jsonl, longmemeval, musique, musique200, synthetic
+from . import case_study, jsonl, longmemeval, musique, musique200, realtalk, synthetic
 from .base import Dataset, DatasetInvalid, DatasetMissing, MemoryItem, Question, TenantData
 
-NAMES = ("synthetic", "musique", "musique200", "longmemeval", "case_study", "jsonl")
+NAMES = ("synthetic", "musique", "musique200", "longmemeval", "realtalk", "case_study", "jsonl")
 """Every dataset ``--dataset`` accepts."""
 
 
@@ -38,6 +38,8 @@ def load(
         ds = musique200.load(data_dir=data_dir, questions=questions)
     elif name == "longmemeval":
         ds = longmemeval.load(data_dir=data_dir, questions=questions)
+    elif name == "realtalk":
+        ds = realtalk.load(data_dir=data_dir, questions=questions)
     elif name == "case_study":
         ds = case_study.load(data_dir=data_dir, questions=questions)
     elif name == "jsonl":

@@ -50,6 +50,9 @@ class Question:
     category: str = "fact"
     gold_sessions: tuple[str, ...] = ()
     """Sessions holding the evidence (LongMemEval): a ranked memory counts for its session."""
+    now: str | None = None
+    """When the question is asked (ISO-8601; LongMemEval's ``question_date``): the reference
+    time of relative dates in it ("last Saturday"), passed to ``search(now=...)``."""
 
 
 @dataclass

@@ -52,6 +52,17 @@ def _field(raw: dict[str, Any], key: str, kind: type, path: Path) -> Any:
     return value
 
 
+def _question_date(raw: dict[str, Any], path: Path) -> str | None:
+    """The question's ``question_date`` as ISO-8601 (None when the file has none)."""
+    text = raw.get("question_date")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        return parse_date(text).isoformat()
+    except ValueError as exc:
+        raise DatasetInvalid(f"{path}: question_date: {exc}") from None
+
+
 def load_file(path: Path) -> TenantData:
     """One question file → its tenant (memories = every turn, one question)."""
     try:
@@ -97,7 +108,7 @@ def load_file(path: Path) -> TenantData:
     answer_sessions = tuple(str(s) for s in raw.get("answer_session_ids") or ())
     q = Question(id=qid, text=str(_field(raw, "question", str, path)), gold=tuple(gold),
                  hops=max(1, len(answer_sessions)), category=str(raw.get("question_type") or "question"),
-                 gold_sessions=answer_sessions)  # fmt: skip
+                 gold_sessions=answer_sessions, now=_question_date(raw, path))  # fmt: skip
     return TenantData(tenant=tenant_id(qid), memories=memories, questions=[q], group=GROUP,
                       note=f"{path.name}: {len(memories)} turns, {len(set(m.session for m in memories))} sessions")  # fmt: skip
 

@@ -10,6 +10,10 @@ from .filters import filter_options
 from .output import emit_json, emit_nl, json_option, nl_option, pairs, state, table
 
 ROUTES = click.Choice(["auto", "vector", "hybrid"])
+NOW = click.option(
+    "--now", metavar="ISO", default=None,
+    help="When the question is asked: relative dates in it ('last week') resolve against it (default: the clock).",
+)  # fmt: skip
 
 
 def _hit_rows(hits: Any) -> list[dict[str, Any]]:
@@ -25,15 +29,16 @@ def _hit_rows(hits: Any) -> list[dict[str, Any]]:
 @click.argument("query_text", metavar="QUERY")
 @click.option("--k", type=int, default=10, show_default=True, help="How many memories.")
 @click.option("--route", type=ROUTES, default=None, help="Force a route (default: the router decides).")
+@NOW
 @filter_options
 @json_option
 @nl_option
 @click.pass_context
-def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: str | None,
+def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: str | None, now: str | None,
            filters: dict[str, Any], as_json: bool, as_nl: bool) -> None:  # fmt: skip
     """Search a tenant: the K most relevant memories, best first."""
     tenant = state(ctx).memory().tenant(tenant_id)
-    kwargs: dict[str, Any] = {"k": k, **filters}
+    kwargs: dict[str, Any] = {"k": k, "now": now, **filters}
     if route is not None:
         kwargs["route"] = route
     result = tenant.search(query_text, **kwargs)
@@ -56,14 +61,15 @@ def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: s
 @click.option(
     "--budget", type=click.IntRange(min=1), default=None, help="Token budget (default from settings)."
 )
+@NOW
 @filter_options
 @json_option
 @click.pass_context
-def context(ctx: click.Context, tenant_id: str, query_text: str, budget: int | None,
+def context(ctx: click.Context, tenant_id: str, query_text: str, budget: int | None, now: str | None,
             filters: dict[str, Any], as_json: bool) -> None:  # fmt: skip
     """Print prompt-ready context for a query, packed into a token budget with provenance."""
     tenant = state(ctx).memory().tenant(tenant_id)
-    result = tenant.context(query_text, budget_tokens=budget, **filters)
+    result = tenant.context(query_text, budget_tokens=budget, now=now, **filters)
     if as_json:
         emit_json(result)
     else:
@@ -76,14 +82,15 @@ def context(ctx: click.Context, tenant_id: str, query_text: str, budget: int | N
 @click.argument("tenant_id", metavar="TENANT")
 @click.argument("query_text", metavar="QUERY")
 @click.option("--k", type=int, default=10, show_default=True, help="How many memories.")
+@NOW
 @filter_options
 @json_option
 @click.pass_context
-def explain(ctx: click.Context, tenant_id: str, query_text: str, k: int, filters: dict[str, Any],
-            as_json: bool) -> None:  # fmt: skip
+def explain(ctx: click.Context, tenant_id: str, query_text: str, k: int, now: str | None,
+            filters: dict[str, Any], as_json: bool) -> None:  # fmt: skip
     """Explain a search: the router's plan, each channel's candidates, fusion, rerank, timings."""
     tenant = state(ctx).memory().tenant(tenant_id)
-    result = tenant.explain(query_text, k=k, **filters)
+    result = tenant.explain(query_text, k=k, now=now, **filters)
     if as_json:
         emit_json(result)
         return

@@ -77,6 +77,7 @@ class RecallArgs(_Filters):
     query: str = Field(description="The question or topic.")
     k: int = Field(5, description="How many memories (1 to the server's max_k).")
     as_of: str | None = Field(None, description="Answer with what was true at this ISO-8601 time.")
+    now: str | None = Field(None, description="When the question is asked (ISO-8601): 'last week' resolves against it.")
 
 
 class ContextArgs(_Filters):
@@ -85,6 +86,7 @@ class ContextArgs(_Filters):
     query: str = Field(description="The question the context is for.")
     budget_tokens: int = Field(500, description="Token budget: the context never exceeds it.")
     as_of: str | None = Field(None, description="Pack what was true at this ISO-8601 time.")
+    now: str | None = Field(None, description="When the question is asked (ISO-8601): 'last week' resolves against it.")
 
 
 class ForgetArgs(_Filters):
@@ -167,7 +169,7 @@ def _remember(t: Tenant, a: RememberArgs) -> RememberOut:
 
 def _recall(t: Tenant, a: RecallArgs) -> RecallOut:
     try:
-        r = t.search(a.query, k=a.k, as_of=a.as_of, **a.filters())
+        r = t.search(a.query, k=a.k, as_of=a.as_of, now=a.now, **a.filters())
     except TenantNotFound:  # nothing remembered yet: nothing to recall (input still checked)
         return RecallOut(memories=[], route="none")
     return RecallOut(memories=[MemoryOut.of(h) for h in r.hits], route=r.route)
@@ -175,7 +177,7 @@ def _recall(t: Tenant, a: RecallArgs) -> RecallOut:
 
 def _context(t: Tenant, a: ContextArgs) -> ContextOut:
     try:
-        r = t.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, **a.filters())
+        r = t.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, now=a.now, **a.filters())
     except TenantNotFound:
         return ContextOut(text="", tokens=0, budget_tokens=a.budget_tokens, used=[])
     return ContextOut(text=r.text, tokens=r.tokens, budget_tokens=r.budget_tokens, used=list(r.used))

@@ -103,12 +103,15 @@ def retrieve(
     channels: Collection[str] | None = None,
     router: RouterConfig | None = None,
     as_of: float | None = None,
+    now: float | None = None,
     vector: Sequence[float] | None = None,
     filters: Filters | None = None,
 ) -> Retrieval:
     """Route and run one query; the ``k`` best hits plus every intermediate list.
 
     ``as_of`` (epoch seconds) asks what was true then instead of what is active now.
+    ``now`` (epoch seconds; default: the clock) is when the question is asked: relative dates
+    in it resolve against it.
     ``vector``: the query's embedding when the caller computed it already (``search_many``
     embeds all its queries in one call); the embed step is skipped. ``filters``: what every
     hit must match (applied inside each channel's query; see ``retrieval/filters.py``).
