@@ -1,12 +1,13 @@
 // name: export_artifacts
 // mode: read
 // params: after, limit
-// Export: one page of artifacts, keyset-paged by id: every property (the embedding included)
+// Export: one page of artifacts, keyset-paged by internal node id
+// (admin/transfer.py::_pages says why not by the id or key property): every property (the embedding included)
 // and the links that belong to the artifact (REFERENCES out, CONTAINS and PRODUCED in).
 MATCH (a:Artifact)
-WHERE a.id > $after
-WITH a ORDER BY a.id LIMIT $limit
-RETURN a.id AS id, properties(a) AS props,
+WHERE id(a) > $after
+WITH a ORDER BY id(a) LIMIT $limit
+RETURN id(a) AS cursor, a.id AS id, properties(a) AS props,
        [(a)-[r:REFERENCES]->(e:Entity) | {key: e.key, props: properties(r)}] AS references,
        [(s:Session)-[r:CONTAINS]->(a) | {id: s.id, props: properties(r)}] AS sessions,
        [(g:Agent)-[r:PRODUCED]->(a) | {id: g.id, props: properties(r)}] AS agents

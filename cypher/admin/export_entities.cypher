@@ -1,9 +1,10 @@
 // name: export_entities
 // mode: read
 // params: after, limit
-// Export: one page of entities (every property), keyset-paged by key.
+// Export: one page of entities (every property), keyset-paged by internal node id
+// (admin/transfer.py::_pages says why not by the id or key property).
 MATCH (e:Entity)
-WHERE e.key > $after
-RETURN e.key AS key, properties(e) AS props
-ORDER BY key
+WHERE id(e) > $after
+RETURN e.key AS key, properties(e) AS props, id(e) AS cursor
+ORDER BY cursor
 LIMIT $limit

@@ -1,8 +1,9 @@
 // name: export_has_session
 // mode: read
 // params: after, limit
-// Export: the HAS_SESSION edges (every property) of one page of users, paged by id.
+// Export: the HAS_SESSION edges (every property) of one page of users, paged by internal node id
+// (admin/transfer.py::_pages says why not by the id or key property).
 MATCH (u:User)
-WHERE u.id > $after
-WITH u ORDER BY u.id LIMIT $limit
-RETURN u.id AS key, [(u)-[r:HAS_SESSION]->(s:Session) | {dst: s.id, props: properties(r)}] AS edges
+WHERE id(u) > $after
+WITH u ORDER BY id(u) LIMIT $limit
+RETURN id(u) AS cursor, u.id AS key, [(u)-[r:HAS_SESSION]->(s:Session) | {dst: s.id, props: properties(r)}] AS edges

@@ -1,8 +1,9 @@
 // name: export_supersedes
 // mode: read
 // params: after, limit
-// Export: the outgoing SUPERSEDES edges (every property) of one page of artifacts, paged by id.
+// Export: the outgoing SUPERSEDES edges (every property) of one page of artifacts, paged by internal node id
+// (admin/transfer.py::_pages says why not by the id or key property).
 MATCH (a:Artifact)
-WHERE a.id > $after
-WITH a ORDER BY a.id LIMIT $limit
-RETURN a.id AS key, [(a)-[r:SUPERSEDES]->(b:Artifact) | {dst: b.id, props: properties(r)}] AS edges
+WHERE id(a) > $after
+WITH a ORDER BY id(a) LIMIT $limit
+RETURN id(a) AS cursor, a.id AS key, [(a)-[r:SUPERSEDES]->(b:Artifact) | {dst: b.id, props: properties(r)}] AS edges

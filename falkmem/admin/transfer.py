@@ -69,18 +69,23 @@ def _census(mem: Memory, graph: str) -> tuple[dict[str, int], dict[str, int]]:
     return labels, edges
 
 
-def _pages(mem: Memory, graph: str, name: str, key: str, page: int) -> Iterator[list[dict[str, Any]]]:
+def _pages(mem: Memory, graph: str, name: str, page: int) -> Iterator[list[dict[str, Any]]]:
+    """Every row of an ``admin/export_*`` query, a page at a time, keyset-paged by internal node id.
+
+    Not by the ``id``/``key`` property: a range scan of FalkorDB's index on a string property
+    skips values (``a.id > 'x_BOh…:0'`` passed over ``'x_BOh…:1'`` … ``'x_Bg3…:1'``; FalkorDB
+    #2239, #294), which lost 5 of 459 memories of a LongMemEval tenant and can loop for ever.
+    """
     ex = mem.admin.executor
-    after = ""
+    after = -1
     while True:
         rows = ex.run(graph, query(f"admin/{name}"), {"after": after, "limit": page})
         if not rows:
             return
-        rows.sort(key=lambda r: str(r[key]))
         yield rows
         if len(rows) < page:
             return
-        after = str(rows[-1][key])
+        after = max(int(r["cursor"]) for r in rows)
 
 
 def export_tenant(mem: Memory, tenant_id: str, *, page: int = PAGE) -> Iterator[dict[str, Any]]:
@@ -107,12 +112,12 @@ def export_tenant(mem: Memory, tenant_id: str, *, page: int = PAGE) -> Iterator[
         "exported_at": datetime.now(UTC).isoformat(),
     }  # fmt: skip
     counts: dict[str, int] = {}
-    for kind, (_, key, plural) in NODE_TYPES.items():
-        for rows in _pages(mem, graph, f"export_{plural}", key, page):
+    for kind, (_, _key, plural) in NODE_TYPES.items():
+        for rows in _pages(mem, graph, f"export_{plural}", page):
             for r in rows:
                 counts[kind] = counts.get(kind, 0) + 1
                 yield {"type": kind, "props": _plain(r["props"])}
-    for rows in _pages(mem, graph, "export_artifacts", "id", max(1, page // 5)):
+    for rows in _pages(mem, graph, "export_artifacts", max(1, page // 5)):
         for r in rows:
             props = _plain(r["props"])
             embedding = props.pop("embedding", None)
@@ -123,7 +128,7 @@ def export_tenant(mem: Memory, tenant_id: str, *, page: int = PAGE) -> Iterator[
                 "agents": _links(r["agents"]),
             }  # fmt: skip
     for rel, (suffix, _, _) in EDGE_TYPES.items():
-        for rows in _pages(mem, graph, f"export_{suffix}", "key", page):
+        for rows in _pages(mem, graph, f"export_{suffix}", page):
             for r in rows:
                 for e in r["edges"]:
                     if e.get("dst") is None:

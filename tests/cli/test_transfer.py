@@ -115,3 +115,25 @@ def test_a_bad_export_file_is_refused_whole_with_line_numbers(
     truncated.write_text("\n".join(lines[:-1]) + "\n")
     r = invoke("tenants", "import", dst, str(truncated))
     assert r.exit_code == 2 and "truncated" in r.stderr and not mem.has_tenant(dst)
+
+
+def test_export_pages_lose_no_memory_whatever_the_ids(
+    mem: Memory, tenant_id: str, tenants_to_drop: list[str]
+) -> None:
+    """Ids that FalkorDB's string range index orders wrongly (mixed case, a shared prefix) all
+    come out, page after page: with `a.id > $after` paging, 5 of 459 LongMemEval turns were lost
+    (`'sharegpt_BOhlQIZ_0:1'`... were skipped after `'sharegpt_BOhlQIZ_0:0'`)."""
+    from falkmem.admin.transfer import export_tenant
+
+    mem.drop_tenant(tenant_id)
+    ids = [f"sharegpt_{s}_0:{i}" for s in ("BOhlQIZ", "Bg34muM", "PEr0L5a", "bOx", "B0x") for i in range(4)]
+    mem.tenant(tenant_id).add_many(
+        [{"id": i, "text": f"turn {n} of a chat about ticket {n}", "session": i.split(":")[0]} for n, i in enumerate(ids)]
+    )
+    for page in (3, 5, 7, 500):
+        lines = list(export_tenant(mem, tenant_id, page=page))
+        got = [x["props"]["id"] for x in lines if x["type"] == "artifact"]
+        assert sorted(got) == sorted(ids), (page, sorted(set(ids) - set(got)))
+        sessions = [x["props"]["id"] for x in lines if x["type"] == "session"]
+        assert sorted(sessions) == sorted({i.split(":")[0] for i in ids})
+    mem.drop_tenant(tenant_id)
