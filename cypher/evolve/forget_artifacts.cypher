@@ -2,8 +2,23 @@
 // mode: write
 // params: ids
 // Erases memories: each node is deleted with its text, embedding (so it leaves the vector
-// index), metadata and every link; the keyword statistics in _Meta shrink. Returns what the
+// index), metadata and every link; the keyword statistics in _Meta shrink. Turn order survives:
+// each run of erased memories in a session's NEXT chain is bridged from the memory before it to
+// the one after it, and a session whose last memory goes gets the last one before the run. Returns what the
 // clean-up needs: the entity keys and sessions they touched.
+CALL {
+  UNWIND $ids AS id
+  MATCH (p:Artifact)-[:NEXT]->(a:Artifact {id: id})
+  WHERE NOT p.id IN $ids
+  OPTIONAL MATCH path = (a)-[:NEXT*1..]->(n:Artifact)
+  WHERE NOT n.id IN $ids AND all(x IN nodes(path) WHERE x.id IN $ids OR x = n)
+  FOREACH (y IN CASE WHEN n IS NULL THEN [] ELSE [n] END | CREATE (p)-[:NEXT]->(y))
+  WITH p, n WHERE n IS NULL AND p.session_id IS NOT NULL
+  MATCH (s:Session {id: p.session_id})
+  WHERE s.last IN $ids
+  SET s.last = p.id
+  RETURN count(*) AS bridged
+}
 UNWIND $ids AS id
 MATCH (a:Artifact {id: id})
 OPTIONAL MATCH (a)-[:REFERENCES]->(e:Entity)

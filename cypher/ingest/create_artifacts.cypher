@@ -1,6 +1,6 @@
 // name: create_artifacts
 // mode: write
-// params: rows, now
+// params: rows, now, chains
 // Creates a batch of artifacts in one atomic query: the node with its embedding, its session,
 // user and agent links, the entities it references (MERGEd by key) and the RELATED_TO evidence
 // between them (subject -> object). The unique constraint on Artifact.id refuses a duplicate id,
@@ -20,6 +20,12 @@
 // REFERENCES.head is true when the entity is named in the memory's head (its title line, else its
 // first sentence unless it is an episode; extraction/head.py): what the memory is about. The
 // graph channel follows such links.
+// Turn order: $chains holds, per session of the batch, its rows' ids in the order they were given
+// ([{session, ids}]). Each memory of a session is linked from the one written before it in that
+// session, (prev)-[:NEXT]->(next): inside the batch in the given order, and the batch's first from
+// the session's last memory so far (Session.last, then moved to the batch's last). A row that
+// created nothing (a restated fact) is left out of its chain. The turn walk of a search follows
+// NEXT both ways (retrieve/turns).
 UNWIND $rows AS r
 CALL {
   WITH r
@@ -75,6 +81,22 @@ FOREACH (t IN r.triples |
   ON CREATE SET rel.weight = 0.0, rel.artifact_ids = [], rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
   SET rel.weight = rel.weight + t.weight, rel.artifact_ids = rel.artifact_ids + [r.id])
 WITH collect(a.id) AS ids, sum(a.n_tokens) AS tokens
+CALL {
+  WITH ids
+  UNWIND $chains AS c
+  WITH c, [i IN c.ids WHERE i IN ids] AS made
+  WHERE size(made) > 0
+  MATCH (s:Session {id: c.session})
+  OPTIONAL MATCH (p:Artifact {id: s.last})
+  WITH s, made, CASE WHEN p IS NULL THEN [] ELSE [p.id] END + made AS chain
+  SET s.last = last(made)
+  WITH chain
+  UNWIND range(0, size(chain) - 2) AS k
+  MATCH (x:Artifact {id: chain[k]})
+  MATCH (y:Artifact {id: chain[k + 1]})
+  CREATE (x)-[:NEXT]->(y)
+  RETURN count(*) AS linked
+}
 MATCH (m:_Meta {id: 'meta'})
 SET m.n_docs = coalesce(m.n_docs, 0) + size(ids), m.n_tokens = coalesce(m.n_tokens, 0) + tokens
 RETURN size(ids) AS created, ids

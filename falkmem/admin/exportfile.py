@@ -28,6 +28,7 @@ EDGE_TYPES: dict[str, tuple[str, str, str]] = {
     "RELATED_TO": ("related", "entity", "entity"),
     "HAS_SESSION": ("has_session", "user", "session"),
     "SUPERSEDES": ("supersedes", "artifact", "artifact"),
+    "NEXT": ("next", "artifact", "artifact"),
 }
 """Edge type → (query suffix, source line type, target line type)."""
 

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import DimensionMismatch, FalkmemError, InputError, StorageError, TenantExists
 from ..ingest import caps
 from ..memory import Memory
-from ..storage.backfill import fill_stems
+from ..storage.backfill import fill_next, fill_stems
 from ..storage.cypher import query
 from ..tenancy.ids import validate_tenant_id
 from .exportfile import EDGE_TYPES, FORMAT, FORMAT_VERSION, KNOWN_EDGES, KNOWN_LABELS, NODE_TYPES
@@ -185,9 +185,10 @@ def import_lines(
     try:
         _write_all(mem, tenant_id, it, dimension, report, page)
         # What create_artifacts maintains and an import bypasses: stem counts for artifacts
-        # exported before schema 11 (the migration's own backfill; a no-op for newer files)
-        # and the BM25 corpus statistics.
+        # exported before schema 11 and the turn order of sessions exported before schema 12
+        # (the migrations' own backfills; no-ops for newer files), and the BM25 corpus statistics.
         fill_stems(admin.executor, admin.graph(tenant_id))
+        fill_next(admin.executor, admin.graph(tenant_id))
         admin.executor.run(admin.graph(tenant_id), query("admin/recount_keyword_stats"))
     except BaseException:
         store.drop(tenant_id)

@@ -286,7 +286,9 @@ def _create(
     """Run one create query; the ids it created (ids a concurrent writer created are skipped)."""
     for attempt in range(2):
         try:
-            out = executor.run(graph, query("ingest/create_artifacts"), {"rows": rows, "now": now})
+            out = executor.run(
+                graph, query("ingest/create_artifacts"), {"rows": rows, "now": now, "chains": chains(rows)}
+            )
             term_stats.bump(executor, graph)  # the keyword channel's cached counts are stale now
             return [str(i) for i in (out[0]["ids"] if out else [])]
         except ConstraintViolation:
@@ -299,6 +301,21 @@ def _create(
             if not rows:
                 break
     return []
+
+
+def chains(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per session of a batch, its rows' ids in the order given: the turn order the write links
+    with NEXT edges (``ingest/create_artifacts``).
+
+    Example:
+        >>> chains([{"id": "a", "session": "s"}, {"id": "b", "session": None}, {"id": "c", "session": "s"}])
+        [{'session': 's', 'ids': ['a', 'c']}]
+    """
+    by_session: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("session") is not None:
+            by_session.setdefault(str(r["session"]), []).append(str(r["id"]))
+    return [{"session": s, "ids": ids} for s, ids in by_session.items()]
 
 
 def _restated(executor: Executor, graph: str, rows: list[dict[str, Any]]) -> list[str]:
@@ -320,4 +337,4 @@ def _existing(executor: Executor, graph: str, ids: list[str]) -> set[str]:
     return {str(r["id"]) for r in rows}
 
 
-__all__ = ["InputError", "WriteOutcome", "given_extraction", "write_batch", "write_batches"]
+__all__ = ["InputError", "WriteOutcome", "chains", "given_extraction", "write_batch", "write_batches"]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .backfill import fill_stems
+from .backfill import fill_next, fill_stems
 from .cypher import query
 from .executor import Executor
 
@@ -53,6 +53,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "c009_entity_key_unique", constraint=("Entity", "key")),
     Migration(10, "m010_drop_entity_fulltext"),
     Migration(11, "b011_artifact_stems", backfill=fill_stems),
+    Migration(12, "b012_session_turns", backfill=fill_next),
 )
 """Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
 

@@ -213,7 +213,7 @@ def test_ranking_is_the_reference_bm25(tenant: Tenant) -> None:
     for i, text, speaker in REFERENCE_CORPUS:
         tenant.add(text, id=i, speaker=speaker)
     ex, graph = tenant._engine.store.executor, tenant.graph
-    props = [r["props"] for r in ex.run(graph, query("admin/export_artifacts"), {"after": "", "limit": 100})]
+    props = [r["props"] for r in ex.run(graph, query("admin/export_artifacts"), {"after": -1, "limit": 100})]
     docs = {p["id"]: stem_counts(f"{p['text']} {p.get('attribution') or ''}") for p in props}
     assert all(p["n_tokens"] == docs[p["id"]][0] for p in props)
     n_docs, avgdl = len(docs), sum(n for n, _ in docs.values()) / len(docs)
@@ -253,7 +253,7 @@ def test_stems_of_older_tenants_are_filled_by_migration_11(tenant: Tenant) -> No
     assert _kw(tenant, "merger talks company") == []  # nothing to score without the counts
     store = tenant._engine.store
     store.forget_cached(tenant.id)
-    assert store.meta(tenant.id).schema_version == 11  # migrated on open
+    assert store.meta(tenant.id).schema_version >= 11  # migrated on open
     assert _kw(tenant, "merger talks company") == before
     assert fill_stems(ex, graph) == 0  # nothing left to fill
 
