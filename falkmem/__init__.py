@@ -72,6 +72,7 @@ from .memory import Memory as Memory
 from .models import AddResult as AddResult
 from .models import ConsolidateResult as ConsolidateResult
 from .models import ContextResult as ContextResult
+from .models import ContextSource as ContextSource
 from .models import Explain as Explain
 from .models import ForgetResult as ForgetResult
 from .models import HealthReport as HealthReport
@@ -106,6 +107,7 @@ __all__ = [
     "ConnectionFailed",
     "ConsolidateResult",
     "ContextResult",
+    "ContextSource",
     "CypherFileError",
     "DimensionMismatch",
     "EmbeddingError",

@@ -125,8 +125,27 @@ class AddResult(BaseModel):
     """Ids that already existed (adding is idempotent per id)."""
 
 
+class ContextSource(BaseModel):
+    """What one label of a context's text stands for (``[1]`` → ``label="1"``)."""
+
+    model_config = ConfigDict(frozen=True)
+    label: str
+    ids: tuple[str, ...]
+    """The memories on that line, in rendered order (turns of one session share a label)."""
+    session: str | None = None
+    """Their session (None when they have none, or differ)."""
+    times: tuple[datetime | None, ...] = ()
+    """Each memory's time (``valid_at``, UTC), in the order of ``ids``."""
+    partial: tuple[str, ...] = ()
+    """The ids rendered as some of their sentences only."""
+
+
 class ContextResult(BaseModel):
-    """Compressed context for a prompt, and where it came from."""
+    """Compressed context for a prompt, and where it came from.
+
+    The text labels each line ``[1]``, ``[2]``...; ``sources`` maps every label to its memory
+    ids, session and times, and ``legend`` renders that map as text (docs/context.md).
+    """
 
     model_config = ConfigDict(frozen=True)
     text: str
@@ -142,6 +161,18 @@ class ContextResult(BaseModel):
     reranker: str
     timings_ms: dict[str, float] = Field(default_factory=dict)
     plan: Any = None
+    sources: tuple[ContextSource, ...] = ()
+    """What each label of ``text`` stands for, in rendered order."""
+
+    @property
+    def legend(self) -> str:
+        """``Sources:`` then one ``[n] id, id · session · YYYY-MM-DD HH:MM`` line per label
+        ("" when nothing was packed). Not counted in ``tokens``: append it to the text only
+        when the agent must cite memory ids."""
+        from .context.pack import Source  # the one renderer of legend lines
+
+        lines = [Source(s.label, s.ids, s.session, s.times).legend() for s in self.sources]
+        return "\n".join(["Sources:", *lines]) if lines else ""
 
 
 class Explain(BaseModel):

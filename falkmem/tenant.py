@@ -10,7 +10,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import batch
-from .context.pack import ContextItem, pack
+from .context.items import context_items
+from .context.pack import pack
 from .errors import InputError, LimitExceeded, NotFound
 from .evolution import ops as evo
 from .evolution.classifier import Classifier
@@ -21,6 +22,7 @@ from .models import (
     AddResult,
     ConsolidateResult,
     ContextResult,
+    ContextSource,
     Explain,
     ForgetResult,
     HealthReport,
@@ -418,12 +420,17 @@ class Tenant:
         until: datetime | str | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> ContextResult:
-        """Compressed context for a prompt: the best memories packed into ``budget_tokens``.
+        """Compressed context for a prompt: the sentences of the best memories that carry the
+        answer, packed into ``budget_tokens``.
 
-        Duplicates are dropped, long memories keep only the sentences that share the query's
-        terms, episodes are ordered by time when the question refers back, graph evidence is
-        rendered as compact triples, and every line carries its provenance (id · session ·
-        time). The text never exceeds the budget under the configured token counter.
+        Superseded and (near-)duplicate memories are dropped; each memory is cut into sentences
+        and the sentences are chosen by relevance per token: the question's words, the bridge
+        entities the graph followed, what the question asks for (a date for "when"), the
+        memory's rank; a sentence that leans on the one before comes with it, turns of one
+        session share a line, lines are ordered by time when the question refers back. Each
+        line carries a short label (``[1]``); ``sources`` (and ``legend``) of the result map
+        the labels to memory ids, sessions and times (docs/context.md). The text never
+        exceeds the budget under the configured token counter.
 
         Superseded memories are left out unless ``include_history=True``, which also adds the
         earlier versions of the keyed facts found, marked with when they stopped being true.
@@ -446,15 +453,7 @@ class Tenant:
         )
         r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         t = time.perf_counter()
-        items = [
-            ContextItem(
-                # rank order is the final ranking (a reranker may reorder the fused scores)
-                id=h.id, text=h.text, score=float(len(r.hits) - n_hit), session=h.session, at=h.valid_at, kind=h.kind,
-                triples=tuple(dict.fromkeys(tr for p in r.paths.get(h.id, ()) for tr in p)),
-                superseded=h.status == "superseded" and as_of is None,  # as_of: true then
-            )
-            for n_hit, h in enumerate(r.hits)
-        ]  # fmt: skip
+        items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None)
         if include_history:
             items += evo.history_items(eng, self.id, r.hits)
         counter = eng.token_counter
@@ -467,10 +466,14 @@ class Tenant:
         )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)
+        sources = tuple(
+            ContextSource(label=s.label, ids=s.ids, session=s.session, times=s.times, partial=s.partial)
+            for s in packed.sources
+        )
         return ContextResult(
             text=packed.text, tokens=packed.tokens, budget_tokens=budget, token_counter=counter.name,
             used=packed.used, dropped=packed.dropped, hits=tuple(r.hits), route=r.plan.route,
-            reranker=r.reranker, timings_ms=timings, plan=r.plan,
+            reranker=r.reranker, timings_ms=timings, plan=r.plan, sources=sources,
         )  # fmt: skip
 
     def _retrieve(

@@ -1,9 +1,12 @@
-"""Context assembly: token counting and packing ranked memories into a token budget."""
+"""Context assembly: token counting, and packing the sentences of ranked memories into a token budget."""
 
+from .items import context_items as context_items
 from .pack import ContextItem as ContextItem
 from .pack import PackedContext as PackedContext
+from .pack import Source as Source
 from .pack import pack as pack
 from .pack import refers_back as refers_back
+from .signals import Weights as Weights
 from .tokens import HFTokenCounter as HFTokenCounter
 from .tokens import RegexTokenCounter as RegexTokenCounter
 from .tokens import TokenCounter as TokenCounter
@@ -13,7 +16,10 @@ __all__ = [
     "HFTokenCounter",
     "PackedContext",
     "RegexTokenCounter",
+    "Source",
     "TokenCounter",
+    "Weights",
+    "context_items",
     "pack",
     "refers_back",
 ]

@@ -1,4 +1,4 @@
-"""Context packing: fit ranked memories and graph evidence into a token budget, with provenance."""
+"""Context packing: the sentences of the ranked memories that carry the answer, within a token budget."""
 
 from __future__ import annotations
 
@@ -6,15 +6,21 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
+from typing import Literal
 
 from ..errors import InputError
-from ..keyword.tokens import query_terms
+from ..keyword.tokens import tokenize
+from .render import day, legend_line, utc
+from .select import Entry, Meter, Selected, score_entry, select
+from .sentences import Analysis, analyse, one_line
+from .signals import Weights, chain_names, read_query, weigh
 from .tokens import TokenCounter
 
-__all__ = ["ContextItem", "PackedContext", "pack", "refers_back"]
+__all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
 
 Triple = tuple[str, str, str]
+Provenance = Literal["labels", "full"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,14 +28,17 @@ class ContextItem:
     """One retrieved memory offered to the packer.
 
     Attributes:
-        id: the artifact id (rendered as provenance).
+        id: the artifact id (its provenance).
         text: the memory's text.
-        score: its final relevance score, higher is better.
-        session: the session it came from, if any.
+        score: its final relevance score, higher is better (only the order counts).
+        session: the session it came from, if any (turns of one session share a line).
         at: when it became valid (or was created); naive datetimes are taken as UTC.
         kind: the artifact kind (``"episode"``, ``"fact"``...).
         triples: graph evidence as ``(subject name, relation, object name)``.
         superseded: a newer fact replaced it; packed only when the query asks for history.
+        speaker: who said it (chat turns); rendered as ``speaker: ``.
+        via: the bridge entities the graph channel reached it through: a sentence naming one
+            is evidence for the chain.
     """
 
     id: str
@@ -40,6 +49,32 @@ class ContextItem:
     kind: str = "memory"
     triples: tuple[Triple, ...] = ()
     superseded: bool = False
+    speaker: str | None = None
+    via: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What one label of the text stands for.
+
+    Attributes:
+        label: the label as rendered (``"1"`` for ``[1]``; "" with full provenance).
+        ids: the memories on that line, in rendered order.
+        session: their session (None when they have none or differ).
+        times: each memory's time (None where unknown), in the order of ``ids``.
+        partial: the ids among ``ids`` rendered as some of their sentences only.
+    """
+
+    label: str
+    ids: tuple[str, ...]
+    session: str | None
+    times: tuple[datetime | None, ...]
+    partial: tuple[str, ...] = ()
+
+    def legend(self) -> str:
+        """The legend line of this label: ``[1] id, id · session · 2023-05-20 09:00``."""
+        first = next((t for t in self.times if t is not None), None)
+        return legend_line(self.label, self.ids, self.session, first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +84,13 @@ class PackedContext:
     Attributes:
         text: the context to put in the prompt ("" when nothing fits).
         tokens: ``counter.count(text)``; never more than the budget.
-        used: ids of the rendered items, in rendered order.
-        dropped: ids of the offered items that were not rendered (duplicates, superseded,
-            or out of budget), best first.
-        triples_rendered: how many graph triples made it under ``Connections:``.
-        partial: ids among ``used`` rendered as only their query-matching sentences.
-        chronological: whether items were ordered by time (else by score).
+        used: ids of the rendered memories, in rendered order.
+        dropped: ids of the offered memories not rendered (duplicates, superseded, or not
+            worth their tokens within the budget), best first.
+        triples_rendered: how many graph triples are on the ``Connections:`` line.
+        partial: ids among ``used`` rendered as some of their sentences only.
+        chronological: whether lines are ordered by time (else by rank).
+        sources: what each label stands for, in rendered order.
     """
 
     text: str
@@ -64,6 +100,7 @@ class PackedContext:
     triples_rendered: int
     partial: tuple[str, ...] = ()
     chronological: bool = False
+    sources: tuple[Source, ...] = ()
 
 
 _REFERS_BACK = re.compile(
@@ -74,10 +111,11 @@ _REFERS_BACK = re.compile(
     r"revis(?:e|ed|ion|ions)|switch(?:ed)?|moved)\b",
     re.IGNORECASE,
 )
-_WS = re.compile(r"\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
-_ELLIPSIS = " … "
-_CONNECTIONS = "Connections:"
+TIMELESS = frozenset({"fact", "document", "preference", "summary"})
+"""Kinds whose time is when they were stored, not when something was said or happened: their
+dates are not rendered (unless the lines are ordered by time)."""
+_NEAR_DUPLICATE_MEMORY = 0.85
+"""Jaccard similarity of two memories' words at which the lower-ranked one is dropped (numbers equal)."""
 
 
 def refers_back(query: str) -> bool:
@@ -101,63 +139,44 @@ def refers_back(query: str) -> bool:
     return _REFERS_BACK.search(unicodedata.normalize("NFKC", query)) is not None
 
 
-def _one_line(text: str) -> str:
-    return _WS.sub(" ", text).strip()
-
-
 def _dedupe_key(text: str) -> str:
-    return _one_line(unicodedata.normalize("NFKC", text).casefold()).rstrip(" .!?;,")
+    return one_line(unicodedata.normalize("NFKC", text).casefold()).rstrip(" .!?;,")
 
 
-def _stamp(at: datetime) -> str:
-    if at.tzinfo is not None:
-        at = at.astimezone(UTC)
-    return at.strftime("%Y-%m-%d %H:%M")
+def _body(item: ContextItem) -> str:
+    """The text to cut: a chat turn's own ``Speaker:`` prefix is left to the renderer."""
+    if item.speaker:
+        prefix = item.speaker.strip().casefold() + ":"
+        text = item.text.lstrip()
+        if text[: len(prefix)].casefold() == prefix:
+            return text[len(prefix) :]
+    return item.text
 
 
-def _time_key(item: ContextItem) -> tuple[int, datetime, float, str]:
-    """Oldest first; undated items after the dated ones; then score, then id."""
-    if item.at is None:
-        return (1, datetime.min.replace(tzinfo=UTC), -item.score, item.id)
-    at = item.at if item.at.tzinfo is not None else item.at.replace(tzinfo=UTC)
-    return (0, at, -item.score, item.id)
+_SHORT = 400
+"""Memories up to this many characters are compared word by word for near-duplicates; longer
+ones by their sentences (a word comparison would tokenise every long candidate)."""
 
 
-def _render(item: ContextItem, body: str) -> str:
-    """``- <text> [<id> · <session> · <YYYY-MM-DD HH:MM>]`` with missing parts left out."""
-    parts = [_one_line(item.id)]
-    if item.session:
-        parts.append(_one_line(item.session))
-    if item.at is not None:
-        parts.append(_stamp(item.at))
-    return f"- {body} [{' · '.join(p for p in parts if p)}]"
+Signature = tuple[frozenset[str], frozenset[str]]
 
 
-def _shares_term(tokens: Sequence[str], terms: Sequence[str]) -> bool:
-    # Equal terms, or one a prefix of the other when the shorter has 4+ characters: a cheap
-    # stand-in for stemming ("deploy" ~ "deployment", "migrat" ~ "migration").
-    for token in tokens:
-        for term in terms:
-            if token == term:
-                return True
-            short, long_ = (token, term) if len(token) <= len(term) else (term, token)
-            if len(short) >= 4 and long_.startswith(short):
-                return True
+def _signature(a: Analysis, length: int) -> Signature:
+    """What near-duplicates share: the words and the numbers (short memories), or the sentences."""
+    if length > _SHORT:
+        return frozenset(a.texts), frozenset()
+    words = a.words
+    return words, frozenset(w for w in words if not w.isalpha())
+
+
+def _near_duplicate(sig: Signature, length: int, kept: Sequence[tuple[Signature, int]]) -> bool:
+    x, digits = sig
+    for (y, o_digits), o_length in kept:
+        if not 0.8 * length <= o_length <= 1.25 * length or digits != o_digits:
+            continue
+        if x and y and len(x & y) >= _NEAR_DUPLICATE_MEMORY * len(x | y):
+            return True
     return False
-
-
-def _matching_sentences(text: str, terms: Sequence[str]) -> str:
-    """The sentences of ``text`` that share a query term, joined by an ellipsis ("" if none)."""
-    if not terms:
-        return ""
-    sentences = [_one_line(s) for s in _SENTENCE_END.split(text)]
-    kept = [s for s in sentences if s and _shares_term(query_terms(s), terms)]
-    return _ELLIPSIS.join(kept)
-
-
-def _format_triple(triple: Triple) -> str:
-    subject, relation, obj = (_one_line(part) for part in triple)
-    return f"{subject} -{relation}-> {obj}"
 
 
 def pack(
@@ -168,57 +187,81 @@ def pack(
     counter: TokenCounter,
     chronological: bool | None = None,
     history: bool | None = None,
+    connections: bool | None = None,
+    legend: bool = False,
+    merge_sessions: bool = True,
+    chain: bool = True,
+    provenance: Provenance = "labels",
+    weights: Weights | None = None,
 ) -> PackedContext:
-    """Pack the best items into at most ``budget_tokens`` tokens, as counted by ``counter``.
+    """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
-    Steps: drop superseded items unless the query refers back (:func:`refers_back`); dedupe
-    items whose normalised text is equal (the higher score wins); then, best score first, add
-    each item whole if the context still fits, else only its sentences that share a query
-    term, else skip it and go on with the next (a long memory does not crowd out the shorter
-    ones ranked below it). Items render as
-    ``- <text> [<id> · <session> · <YYYY-MM-DD HH:MM>]`` (aware times in UTC). Graph
-    evidence of the rendered items follows under a ``Connections:`` line, one deduplicated
-    ``subject -relation-> object`` per line, as many as fit.
+    Steps: drop superseded items unless the query refers back (:func:`refers_back`); drop
+    items whose normalised text equals, or nearly equals (same words at 85 %, same numbers), a
+    better-ranked one; cut each into its title and sentences; then choose sentences greedily
+    by marginal relevance per token (:mod:`falkmem.context.select`) until nothing more fits.
+    Relevance counts the question's words (rarer ones more, repeated ones less), the bridge
+    entities the graph followed (``ContextItem.via``) and the titles one candidate names of
+    another, whether a sentence holds what the question asks for (a date for "when"...), the
+    memory's rank and the sentence's position. A sentence that leans on the one before it
+    ("However, ...") comes with it; turns of one session share a line.
 
-    Every fit check counts the whole candidate text with ``counter``, so the budget holds
-    for any tokenizer, not only additive ones. A counter with ``additive = True`` (such as
-    :class:`~falkmem.context.RegexTokenCounter`) promises that ``count(a + "\\n" + b) ==
-    count(a) + count(b)``; its line counts are then cached and summed (linear time), and the
-    final text is still counted whole.
+    The text has one line per source, ``[n] [date] [Title: |speaker: ]sentence … sentence``
+    (the date, ``20 May 2023`` in UTC, when the order is by time, or when the candidates that
+    are not timeless (``TIMELESS``: facts, documents...) are from more than one day), then ``Connections: a -rel-> b; ...`` when graph triples earn
+    their tokens, then, with ``legend=True``, ``Sources:`` and one ``[n] ids · session ·
+    time`` line per label. :attr:`PackedContext.sources` holds the same provenance as data.
+
+    Every fit is checked by counting the rendered text with ``counter``, so the budget holds
+    for any tokenizer. A counter with ``additive = True`` (such as
+    :class:`~falkmem.context.RegexTokenCounter`) promises ``count(a + "\\n" + b) == count(a)
+    + count(b)``; line counts are then cached and summed, and the final text is still counted
+    whole.
 
     Args:
-        query: the user's query (drives sentence selection and time ordering).
-        items: the ranked candidates, in any order.
+        query: the user's query.
+        items: the ranked candidates, in any order (``score`` gives the rank).
         budget_tokens: the most tokens the returned text may have (>= 1).
         counter: the token counter of the consuming model.
-        chronological: order rendered items oldest first (True), by score (False), or
-            automatically: by time when the query refers back (None).
+        chronological: order lines oldest first (True), by rank (False), or by time when
+            the query refers back (None).
         history: keep superseded items (True), drop them (False), or keep them only when the
             query refers back (None).
+        connections: graph triples only when they earn their tokens (None), after the
+            sentences while they fit (True), or never (False).
+        legend: append the ``Sources:`` legend (within the budget).
+        merge_sessions: render the turns of one session on one line under one label.
+        chain: reward sentences that name a bridge entity.
+        provenance: ``labels`` (``[1]``; the default) or ``full`` (``[id · session ·
+            time]`` after every memory, no labels: the format before labels, for comparison).
+        weights: the scoring weights (default :class:`~falkmem.context.signals.Weights`).
 
     Returns:
         The packed context.
 
     Raises:
-        InputError: ``budget_tokens`` is 0 or negative.
+        InputError: ``budget_tokens`` is 0 or negative, or ``provenance`` is unknown.
 
     Example:
         >>> from falkmem.context import RegexTokenCounter
         >>> p = pack("who leads helios?", [ContextItem("m1", "Ana leads Helios.", 1.0)],
         ...          budget_tokens=50, counter=RegexTokenCounter())
-        >>> p.text
-        '- Ana leads Helios. [m1]'
+        >>> p.text, p.sources[0].ids
+        ('[1] Ana leads Helios.', ('m1',))
     """
-    if budget_tokens <= 0:
+    if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens <= 0:
         raise InputError("budget_tokens", "must be at least 1")
+    if provenance not in ("labels", "full"):
+        raise InputError("provenance", "must be 'labels' or 'full'")
+    w = weights or Weights()
     back = refers_back(query)
     by_time = back if chronological is None else chronological
     keep_old = back if history is None else history
-    terms = query_terms(query)
 
     ranked = sorted(items, key=lambda it: (-it.score, it.id))
     dropped: list[str] = []
-    unique: list[ContextItem] = []
+    unique: list[tuple[ContextItem, Analysis]] = []
+    kept: list[tuple[Signature, int]] = []
     seen_ids: set[str] = set()
     seen_texts: set[str] = set()
     for item in ranked:
@@ -226,114 +269,84 @@ def pack(
         if (item.superseded and not keep_old) or not key or item.id in seen_ids or key in seen_texts:
             dropped.append(item.id)
             continue
+        a = analyse(_body(item))
+        sig = _signature(a, len(item.text))
+        if not len(a) or _near_duplicate(sig, len(item.text), kept):
+            dropped.append(item.id)
+            continue
+        kept.append((sig, len(item.text)))
         seen_ids.add(item.id)
         seen_texts.add(key)
-        unique.append(item)
+        unique.append((item, a))
+
+    analyses = [a for _, a in unique]
+    via = [v for it, _ in unique for v in it.via] if chain else []
+    titles = [a.title for a in analyses] if chain else []
+    bridges = chain_names(via, titles, analyses, query)
+    stems, hot = read_query(query, bridges)
+    hots = [
+        frozenset(i for i, t in enumerate(a.texts) if i == 0 or (hot is not None and hot.search(t)))
+        for a in analyses
+    ]  # fmt: skip
+    wanted = frozenset(stems)
+    present = [
+        frozenset(w for i in h for w in a.sentence(i).words & wanted)
+        for a, h in zip(analyses, hots, strict=True)
+    ]
+    q = weigh(query, stems, present, bridges, hot, w.idf_floor)
+    asked = frozenset(tokenize(query))
+    days = {day(it.at) for it, _ in unique if it.at is not None and it.kind not in TIMELESS}
+    full = provenance == "full"
+    seen_triples: set[tuple[str, str, str]] = set()
+    entries: list[Entry] = []
+    for rank, ((item, a), h) in enumerate(zip(unique, hots, strict=True)):
+        triples = []
+        for t in item.triples:
+            tk = (_dedupe_key(t[0]), _dedupe_key(t[1]), _dedupe_key(t[2]))
+            if all(tk) and tk not in seen_triples and connections is not False:
+                seen_triples.add(tk)
+                triples.append(t)
+        block = f"s:{item.session}" if merge_sessions and item.session and not full else f"i:{item.id}"
+        e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=item.speaker, session=item.session,
+                  at=item.at, triples=tuple(triples), prior=1.0 / (1.0 + rank / w.prior_half),
+                  dated=item.kind not in TIMELESS, hot=h)  # fmt: skip
+        score_entry(e, q, w)
+        entries.append(e)
+
+    def run(additive: bool) -> tuple[Selected, str, int]:
+        for e in entries:
+            e.chosen.clear()
+        chosen = select(entries, q, w, budget_tokens, Meter(counter, additive=additive), by_time=by_time,
+                        show_dates=len(days) > 1 or by_time, full=full, legend=legend,
+                        connections=connections, asked=asked if chain else None)  # fmt: skip
+        text = "\n".join(chosen.lines)
+        return chosen, text, counter.count(text)
 
     additive = bool(getattr(counter, "additive", False))
-    ordered, partial, skipped, triple_lines = _select(
-        unique, terms, by_time, budget_tokens, _Meter(counter, additive=additive)
-    )
-    text = _join(ordered, triple_lines)
-    tokens = counter.count(text)
+    chosen, text, tokens = run(additive)
     if tokens > budget_tokens:  # only when a counter wrongly claims to be additive
-        ordered, partial, skipped, triple_lines = _select(
-            unique, terms, by_time, budget_tokens, _Meter(counter, additive=False)
-        )
-        text = _join(ordered, triple_lines)
-        tokens = counter.count(text)
-    dropped.extend(skipped)
-    used = tuple(item.id for item, _ in ordered)
+        chosen, text, tokens = run(False)
+    sources = []
+    partial: list[str] = []
+    for label, members in zip(chosen.labels, chosen.blocks, strict=True):
+        part = tuple(e.id for e in members if len(e.chosen) < len(e.analysis))
+        partial += part
+        sessions = {e.session for e in members}
+        sources.append(Source(label=label, ids=tuple(e.id for e in members),
+                              session=members[0].session if len(sessions) == 1 else None,
+                              times=tuple(utc(e.at) if e.at is not None else None for e in members),
+                              partial=part))  # fmt: skip
+    used = tuple(i for s in sources for i in s.ids)
     used_set = set(used)
+    order = {it.id: n for n, it in reversed(list(enumerate(ranked)))}
+    dropped += [e.id for e in entries if e.id not in used_set]
     return PackedContext(
         text=text,
         tokens=tokens,
         used=used,
-        dropped=tuple(dict.fromkeys(d for d in dropped if d not in used_set)),
-        triples_rendered=len(triple_lines),
+        dropped=tuple(sorted(dict.fromkeys(d for d in dropped if d not in used_set), key=order.__getitem__)),
+        triples_rendered=len(chosen.triples),
         partial=tuple(partial),
         chronological=by_time,
+        sources=tuple(sources),
     )
-
-
-class _Meter:
-    """Counts newline-joined lines: exactly, or by summing cached line counts (additive)."""
-
-    def __init__(self, counter: TokenCounter, *, additive: bool) -> None:
-        self.counter = counter
-        self.additive = additive
-        self._cache: dict[str, int] = {}
-
-    def count(self, lines: Sequence[str]) -> int:
-        if not self.additive:
-            return self.counter.count("\n".join(lines))
-        total = 0
-        for line in lines:
-            n = self._cache.get(line)
-            if n is None:
-                n = self._cache[line] = self.counter.count(line)
-            total += n
-        return total
-
-
-Kept = list[tuple[ContextItem, str]]
-
-
-def _join(ordered: Kept, triple_lines: Sequence[str]) -> str:
-    lines = [line for _, line in ordered]
-    if triple_lines:
-        lines += [_CONNECTIONS, *triple_lines]
-    return "\n".join(lines)
-
-
-def _select(
-    unique: Sequence[ContextItem],
-    terms: Sequence[str],
-    by_time: bool,
-    budget: int,
-    meter: _Meter,
-) -> tuple[Kept, list[str], list[str], list[str]]:
-    """Choose the item lines and triple lines that fit; see :func:`pack` for the rules.
-
-    Returns:
-        (kept items with their lines in final order, ids kept partially, ids skipped because
-        they did not fit, triple lines).
-    """
-
-    def arrange(chosen: Kept) -> Kept:
-        return sorted(chosen, key=lambda c: _time_key(c[0])) if by_time else chosen
-
-    def fits(chosen: Kept) -> bool:
-        return meter.count([line for _, line in arrange(chosen)]) <= budget
-
-    kept: Kept = []
-    partial: list[str] = []
-    skipped: list[str] = []
-    for item in unique:
-        full = _render(item, _one_line(item.text))
-        if fits([*kept, (item, full)]):
-            kept.append((item, full))
-            continue
-        body = _matching_sentences(item.text, terms)
-        if body and body != _one_line(item.text):
-            short = _render(item, body)
-            if fits([*kept, (item, short)]):
-                kept.append((item, short))
-                partial.append(item.id)
-                continue
-        skipped.append(item.id)
-
-    ordered = arrange(kept)
-    body_lines = [line for _, line in ordered]
-    triple_lines: list[str] = []
-    seen: set[tuple[str, str, str]] = set()
-    for item, _ in ordered:
-        for triple in item.triples:
-            key = (_dedupe_key(triple[0]), _dedupe_key(triple[1]), _dedupe_key(triple[2]))
-            if key in seen or not all(key):
-                continue
-            seen.add(key)
-            line = _format_triple(triple)
-            if meter.count([*body_lines, _CONNECTIONS, *triple_lines, line]) <= budget:
-                triple_lines.append(line)
-    return ordered, partial, skipped, triple_lines

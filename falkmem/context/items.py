@@ -1,0 +1,45 @@
+"""The packer's input from a search: each hit as a :class:`~falkmem.context.pack.ContextItem`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..models import Explain, Hit
+from .pack import ContextItem
+
+__all__ = ["context_items", "items_from_explain"]
+
+Triple = tuple[str, str, str]
+
+
+def context_items(
+    hits: Sequence[Hit],
+    *,
+    paths: Mapping[str, Sequence[Sequence[Triple]]] | None = None,
+    via: Mapping[str, Sequence[str]] | None = None,
+    as_of: bool = False,
+) -> list[ContextItem]:
+    """One item per hit, in rank order.
+
+    The score is the rank (first hit highest): a reranker may reorder the fused scores, and
+    the rank is the final ranking. ``paths`` (the RELATED_TO steps that reached a graph hit)
+    become its triples, ``via`` (the bridge entities) its chain evidence. ``as_of``: the
+    search asked what was true at a past time, so superseded memories are not marked as such.
+    """
+    paths = paths or {}
+    via = via or {}
+    n = len(hits)
+    return [
+        ContextItem(
+            id=h.id, text=h.text, score=float(n - rank), session=h.session, at=h.valid_at, kind=h.kind,
+            triples=tuple(dict.fromkeys(tuple(t) for p in paths.get(h.id, ()) for t in p)),  # type: ignore[misc]
+            superseded=h.status == "superseded" and not as_of, speaker=h.speaker, via=tuple(via.get(h.id, ())),
+        )
+        for rank, h in enumerate(hits)
+    ]  # fmt: skip
+
+
+def items_from_explain(e: Explain, *, as_of: bool = False) -> list[ContextItem]:
+    """The items ``Tenant.context`` would pack for the search ``e`` describes (for benchmarks)."""
+    paths = {i: [[tuple(t) for t in p] for p in ps] for i, ps in e.paths.items()}
+    return context_items(e.hits, paths=paths, via=e.via, as_of=as_of)  # type: ignore[arg-type]

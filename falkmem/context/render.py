@@ -1,0 +1,131 @@
+"""How a packed context reads: one line per source, a short label, the date once, and a legend
+of full provenance only when asked.
+
+The format (docs/context.md)::
+
+    [1] 20 May 2023 user: I booked TP 1234 to Lisbon. … assistant: Your code is QX7RTP.
+    [2] Victoria Falls: Victoria Falls is a waterfall in southern Africa.
+    Connections: Atlas team -built-> Project Helios; Priya Chandran -leads-> Atlas team
+    Sources:
+    [1] s1:0, s1:1 · s1 · 2023-05-20 09:00
+    [2] p000123
+
+A line is ``[<label>]``, the date of its first memory when dates tell memories apart, then
+each memory of the source: its title (``Title: ``, left out when a rendered sentence repeats
+it) or its speaker (``user: ``), and its chosen sentences (`` … `` where sentences were left
+out between them). Consecutive turns of one session share a line and a label. The
+``Sources:`` legend maps each label to the memory ids, the session and the time (UTC).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from .sentences import Analysis, one_line
+
+__all__ = [
+    "CONNECTIONS",
+    "ELLIPSIS",
+    "LEGEND",
+    "Piece",
+    "day",
+    "legend_line",
+    "line",
+    "line_parts",
+    "stamp",
+    "triple_text",
+]
+
+ELLIPSIS = " … "
+CONNECTIONS = "Connections:"
+LEGEND = "Sources:"
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def utc(at: datetime) -> datetime:
+    """Aware datetimes in UTC; naive ones taken as UTC."""
+    return at.astimezone(UTC) if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def day(at: datetime) -> str:
+    """``20 May 2023`` (UTC): fewer tokens than ISO and no day/month ambiguity."""
+    at = utc(at)
+    return f"{at.day} {_MONTHS[at.month - 1]} {at.year}"
+
+
+def stamp(at: datetime) -> str:
+    """``2023-05-20 09:00`` (UTC), for the legend and full provenance."""
+    return utc(at).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One memory's part of a line: what to render of it.
+
+    Attributes:
+        analysis: the memory, cut.
+        chosen: indices of its sentences to render, in any order.
+        speaker: who said it (chat turns), or None.
+        suffix: text after it, after a space (full provenance), or "".
+    """
+
+    analysis: Analysis
+    chosen: frozenset[int]
+    speaker: str | None = None
+    suffix: str = ""
+
+    def parts(self) -> list[str]:
+        """``[Title:] [speaker:] s1 … s3``: its pieces, to be joined by single spaces."""
+        a = self.analysis
+        body: list[str] = []
+        last = -2
+        for i in sorted(self.chosen):
+            if body and i != last + 1:
+                body.append("…")
+            body.append(a.texts[i])
+            last = i
+        head: list[str] = []
+        if a.title is not None and (not body or a.title.casefold() not in body[0].casefold()):
+            head.append(a.title + ":")
+        if self.speaker:
+            head.append(one_line(self.speaker) + ":")
+        return head + body + ([self.suffix] if self.suffix else [])
+
+    def render(self) -> str:
+        """The piece as text."""
+        return " ".join(self.parts())
+
+
+def line_parts(label: str, date: str | None, pieces: Sequence[Piece]) -> list[str]:
+    """The parts of one source's line, to be joined by single spaces (see :func:`line`)."""
+    out = [f"[{label}]"] if label else []
+    if date:
+        out.append(date)
+    for n, p in enumerate(pieces):
+        if n and not p.speaker and not p.analysis.title:
+            out.append("…")
+        out += p.parts()
+    return out
+
+
+def line(label: str, date: str | None, pieces: Sequence[Piece]) -> str:
+    """One source's line: ``[label] [date ]piece piece…`` (pieces of one speaker joined by ``…``)."""
+    return " ".join(line_parts(label, date, pieces))
+
+
+def legend_line(label: str, ids: Sequence[str], session: str | None, at: datetime | None) -> str:
+    """``[label] id, id · session · 2023-05-20 09:00`` (missing parts left out)."""
+    parts = [", ".join(one_line(i) for i in ids)]
+    if session:
+        parts.append(one_line(session))
+    if at is not None:
+        parts.append(stamp(at))
+    return f"[{label}] " + " · ".join(parts)
+
+
+def triple_text(triple: tuple[str, str, str]) -> str:
+    """``subject -relation-> object``."""
+    subject, relation, obj = (one_line(part) for part in triple)
+    return f"{subject} -{relation}-> {obj}"

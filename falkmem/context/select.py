@@ -1,0 +1,390 @@
+"""Choosing sentences for a budget: greedy by marginal relevance per token, never over budget.
+
+Candidates are a memory's sentences, one at a time, except where a sentence cannot stand
+alone: one that leans on the sentence before it ("However, ...", "They ...") comes with that
+sentence (unless it only says "it" or "he" and the memory's title is rendered), one that
+announces a list (ends with ":") with the next. A candidate's gain is what its sentences add
+(:mod:`.signals`; words the context holds already count less, a sentence that repeats one
+already chosen counts nothing), its cost the tokens it adds, the first sentence of a memory
+also paying for its label, date and title. The best gain per token is taken while it fits
+(lazy greedy: gains only shrink as the context grows, so a candidate is re-scored only when
+it reaches the top). Every fit is checked on the rendered text with the caller's counter, so
+the budget holds for any tokenizer.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from ..keyword.stem import stem
+from ..keyword.tokens import tokenize
+from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, stamp, triple_text
+from .sentences import Analysis, Sentence, names_in
+from .signals import Query, Weights
+from .tokens import RegexTokenCounter, TokenCounter
+
+__all__ = ["Entry", "Meter", "Selected", "candidates", "score_entry", "select"]
+
+Triple = tuple[str, str, str]
+_NEAR_DUPLICATE = 0.8
+"""Jaccard similarity of two sentences' words at which the later one adds nothing (numbers equal)."""
+_PRONOUNS = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "them"})
+"""With a title rendered, these point at the title: the sentence can stand alone."""
+_SHARED: dict[str, int] = {}
+_SHARED_MAX = 200_000
+"""Sentence and line counts of the default counter, kept across calls (it is pure); past this
+many the cache starts over."""
+_CHARS_PER_TOKEN = 4.0
+"""For ranking candidates before they are counted (the exact count decides every fit)."""
+
+
+class Meter:
+    """Counts newline-joined lines: exactly, or by summing cached line counts (additive)."""
+
+    def __init__(self, counter: TokenCounter, *, additive: bool) -> None:
+        self.counter = counter
+        self.additive = additive
+        self._cache: dict[str, int] = _SHARED if type(counter) is RegexTokenCounter else {}
+
+    def line(self, text: str) -> int:
+        """Tokens of one line or sentence (cached)."""
+        n = self._cache.get(text)
+        if n is None:
+            if len(self._cache) >= _SHARED_MAX:
+                self._cache.clear()
+            n = self._cache[text] = self.counter.count(text)
+        return n
+
+    @property
+    def spaced(self) -> bool:
+        """The default counter's pieces never span white space: counts add over spaces too."""
+        return self.additive and type(self.counter) is RegexTokenCounter
+
+    def count(self, lines: Sequence[str]) -> int:
+        """Tokens of the lines joined by newlines."""
+        if not self.additive:
+            return self.counter.count("\n".join(lines))
+        return sum(self.line(text) for text in lines)
+
+
+@dataclass
+class Entry:
+    """One candidate memory during selection."""
+
+    id: str
+    rank: int
+    analysis: Analysis
+    block: str
+    """Memories of one block share a line: ``s:<session>``, else ``i:<id>``."""
+    speaker: str | None
+    session: str | None
+    at: datetime | None
+    triples: tuple[Triple, ...]
+    prior: float
+    dated: bool = True
+    """Its time says when something was said or happened (not a fact's storage time)."""
+    hot: frozenset[int] = frozenset()
+    """Sentences scored on words, chain and type (the others are filler)."""
+    static: list[float] = field(default_factory=list)
+    """Per sentence: its gain besides the question's words (base, chain, type, lead), times the prior."""
+    chosen: set[int] = field(default_factory=set)
+    order: tuple[int, datetime, int] = (0, datetime.min.replace(tzinfo=UTC), 0)
+    """Oldest first, undated last, then by rank."""
+
+
+def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str] = frozenset()) -> None:
+    """Fill ``e.static`` and ``e.order``; ``e.hot`` must be set. ``bridges``: names met in
+    chosen sentences that make a sentence naming them evidence for the chain."""
+    out: list[float] = []
+    for i in range(len(e.analysis)):
+        g = weights.base + weights.lead * (i == 0)
+        bridged = bool(bridges) and not bridges.isdisjoint(names_in(e.analysis.texts[i]))
+        if i in e.hot or bridged:
+            s = e.analysis.sentence(i)
+            lexical = not query.stems.keys().isdisjoint(s.words)
+            chained = bridged or query.names_chain(s)
+            typed = (lexical or chained) and query.typed(s)
+            g += weights.chain * chained + weights.answer_type * typed
+        out.append(e.prior * g)
+    e.static = out
+    if e.at is None:
+        e.order = (1, datetime.min.replace(tzinfo=UTC), e.rank)
+    else:
+        e.order = (0, e.at if e.at.tzinfo is not None else e.at.replace(tzinfo=UTC), e.rank)
+
+
+@dataclass
+class Selected:
+    """What selection kept, in render order."""
+
+    lines: list[str]
+    blocks: list[list[Entry]]
+    labels: list[str]
+    triples: list[Triple]
+
+
+@dataclass
+class _State:
+    entries: list[Entry]
+    by_time: bool
+    show_dates: bool
+    full: bool
+    legend: bool
+    triples: list[Triple] = field(default_factory=list)
+    meter: Meter | None = None
+    _lines: dict[tuple[object, ...], str] = field(default_factory=dict)
+
+    def arrange(self) -> list[list[Entry]]:
+        blocks: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            if e.chosen:
+                blocks.setdefault(e.block, []).append(e)
+        for members in blocks.values():
+            if len(members) > 1:
+                members.sort(key=lambda e: e.order)
+        if self.by_time:
+            return sorted(blocks.values(), key=lambda b: b[0].order)
+        return sorted(blocks.values(), key=lambda b: min(e.rank for e in b))
+
+    def render(self) -> Selected:
+        blocks = self.arrange()
+        lines: list[str] = []
+        labels: list[str] = []
+        for n, members in enumerate(blocks, 1):
+            label = "" if self.full else str(n)
+            labels.append(label)
+            key = (label, *((e.id, frozenset(e.chosen)) for e in members))
+            text = self._lines.get(key)
+            if text is None:
+                pieces = [
+                    Piece(e.analysis, frozenset(e.chosen), e.speaker, _full_suffix(e) if self.full else "")
+                    for e in members
+                ]  # fmt: skip
+                first_at = next(
+                    (e.at for e in members if e.at is not None and (e.dated or self.by_time)), None
+                )
+                date = day(first_at) if self.show_dates and first_at is not None and not self.full else None
+                parts = line_parts(label, date, pieces)
+                text = self._lines[key] = " ".join(parts)
+                if self.meter is not None and self.meter.spaced and text not in self.meter._cache:
+                    self.meter._cache[text] = sum(self.meter.line(part) for part in parts)
+            lines.append(text)
+        if self.triples:
+            lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
+        if self.legend and blocks and not self.full:
+            lines.append(LEGEND)
+            for label, members in zip(labels, blocks, strict=True):
+                first_at = next((e.at for e in members if e.at is not None), None)
+                session = members[0].session if len({e.session for e in members}) == 1 else None
+                lines.append(legend_line(label, [e.id for e in members], session, first_at))
+        return Selected(lines=lines, blocks=blocks, labels=labels, triples=list(self.triples))
+
+
+def _full_suffix(e: Entry) -> str:
+    parts = [e.id] + ([e.session] if e.session else []) + ([stamp(e.at)] if e.at is not None else [])
+    return " [" + " · ".join(parts) + "]"
+
+
+def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
+    for o in seen:
+        if s.norm == o.norm:
+            return True
+        if s.digits != o.digits or not s.words or not o.words:
+            continue
+        if len(s.words & o.words) >= _NEAR_DUPLICATE * len(s.words | o.words):
+            return True
+    return False
+
+
+def candidates(e: Entry) -> list[tuple[int, ...]]:
+    """The sentence groups of one memory that may be chosen (see the module docstring)."""
+    a = e.analysis
+    out: list[tuple[int, ...]] = []
+    for i in range(len(a)):
+        group: tuple[int, ...] = (i,)
+        if i > 0:
+            first = a.texts[i].split(" ", 1)[0].strip(",.;:!?\"'").lower()
+            s = a.sentence(i) if i in e.hot else None
+            leans = s.leans_back if s is not None else first in _LEANING
+            if leans and not (a.title is not None and first in _PRONOUNS):
+                group = (i - 1, i)
+        if a.texts[i].endswith(":") and i + 1 < len(a):
+            group = (*group, i + 1)
+        out.append(group)
+    return out
+
+
+_LEANING = frozenset(
+    """it its he his him she her they their them this that these those however but also although though
+    so then thus therefore hence moreover furthermore additionally besides instead otherwise""".split()  # noqa: SIM905 - a word block reads better
+)
+
+
+def select(
+    entries: list[Entry],
+    query: Query,
+    weights: Weights,
+    budget: int,
+    meter: Meter,
+    *,
+    by_time: bool,
+    show_dates: bool,
+    full: bool,
+    legend: bool,
+    connections: bool | None,
+    asked: frozenset[str] | None = frozenset(),
+) -> Selected:
+    """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
+
+    ``connections``: None lets each triple of a chosen memory compete for tokens like a
+    sentence; True adds them after the sentences while they fit; False never renders them.
+    ``asked``: the question's words (a name it holds is no bridge); None: no bridges.
+
+    A name first met in a chosen sentence that the question does not hold and few other
+    candidates mention (at most a fifth of them) is a bridge: the memories that mention it
+    get the rank prior ``weights.bridge`` at least, and their sentences naming it the chain
+    gain, so the next hop is chosen though it shares no word with the question.
+    """
+    state = _State(entries, by_time, show_dates, full, legend, meter=meter)
+    covered: dict[str, int] = {}
+    seen: list[Sentence] = []
+    seen_texts: set[str] = set()
+    opened: set[str] = set()
+    heap: list[tuple[float, int, int, tuple[int, ...], Triple | None]] = []
+    tie = 0
+    # With the default counter a sentence added to a line adds at least its own count: a
+    # candidate that cannot fit is known without rendering.
+    spaced = meter.spaced
+
+    def gain(e: Entry, group: Sequence[int]) -> float:
+        total = 0.0
+        for i in group:
+            if i in e.chosen:
+                continue
+            if i in e.hot:
+                s = e.analysis.sentence(i)
+                if _near_duplicate(s, seen):
+                    continue
+                total += e.static[i] + e.prior * weights.lexical * query.lexical(
+                    s.words, covered, weights.repeat
+                )
+            elif e.analysis.texts[i] not in seen_texts:
+                total += e.static[i]
+        return total
+
+    def estimate(e: Entry, group: Sequence[int]) -> float:
+        a = e.analysis
+        cost = sum(len(a.texts[i]) / _CHARS_PER_TOKEN + 1 for i in group if i not in e.chosen)
+        if not e.chosen:
+            cost += (len(a.title) / _CHARS_PER_TOKEN + 1 if a.title else 0) + (2 if e.speaker else 0)
+            if e.block not in opened:
+                cost += 3 + (4 if show_dates and e.at is not None and (e.dated or by_time) else 0)
+        return float(max(cost, 1.0) ** weights.cost_power)
+
+    def triple_gain(e: Entry, t: Triple) -> float:
+        tokens = tokenize(" ".join(t))
+        text = f" {' '.join(tokens)} "
+        chained = any(f" {name} " in text for name in query.chain)
+        words = {stem(tok) for tok in tokens}
+        return e.prior * (
+            weights.chain * chained + weights.lexical * query.lexical(words, covered, weights.repeat)
+        )
+
+    def push(idx: int, group: tuple[int, ...], triple: Triple | None, ratio: float) -> None:
+        nonlocal tie
+        tie += 1
+        heapq.heappush(heap, (-ratio, tie, idx, group, triple))
+
+    groups = [candidates(e) for e in entries]
+    names = [e.analysis.names for e in entries]
+    name_df: dict[str, int] = {}
+    for found in names:
+        for n in found:
+            name_df[n] = name_df.get(n, 0) + 1
+    rare = max(2, len(entries) // 5)
+    bridges: set[str] = set()
+    for idx, e in enumerate(entries):
+        for group in groups[idx]:
+            push(idx, group, None, gain(e, group) / estimate(e, group))
+
+    current = meter.count(state.render().lines)
+    while heap:
+        neg, _, idx, group, triple = heapq.heappop(heap)
+        e = entries[idx]
+        if triple is not None:
+            if triple in state.triples:
+                continue
+            g = triple_gain(e, triple)
+            ratio = g / (meter.line(triple_text(triple)) + (2 if state.triples else 4))
+            if g <= 0:
+                continue
+            if heap and ratio < -heap[0][0] < -neg:
+                push(idx, (), triple, ratio)
+                continue
+            state.triples.append(triple)
+            used = meter.count(state.render().lines)
+            if used > budget:
+                state.triples.pop()
+            else:
+                current = used
+            continue
+        new = [i for i in group if i not in e.chosen]
+        if not new:
+            continue
+        g = gain(e, new)
+        if g <= 0:
+            continue
+        ratio = g / estimate(e, new)
+        if heap and ratio < -heap[0][0] < -neg:
+            push(idx, group, None, ratio)  # re-scored below the next candidate: that one first
+            continue
+        if spaced and current + sum(meter.line(e.analysis.texts[i]) for i in new) > budget:
+            continue
+        was_open = bool(e.chosen)
+        e.chosen.update(new)
+        used = meter.count(state.render().lines)
+        if used > budget:
+            e.chosen.difference_update(new)
+            continue
+        current = used
+        opened.add(e.block)
+        for i in new:
+            seen_texts.add(e.analysis.texts[i])
+            if i in e.hot:
+                s = e.analysis.sentence(i)
+                seen.append(s)
+                for w in s.words & query.stems.keys():
+                    covered[w] = covered.get(w, 0) + 1
+        fresh = {
+            n for i in new for n in names_in(e.analysis.texts[i])
+            if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
+        } if asked is not None else set()  # fmt: skip
+        if fresh:
+            bridges.update(fresh)
+            for j, near in enumerate(entries):
+                if j != idx and not names[j].isdisjoint(fresh):
+                    near.prior = max(near.prior, weights.bridge)
+                    score_entry(near, query, weights, frozenset(bridges))
+                    for g2 in groups[j]:
+                        if not set(g2) <= near.chosen:
+                            push(j, g2, None, gain(near, g2) / estimate(near, g2))
+        if not was_open:
+            if connections is None:
+                for t in e.triples:
+                    push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
+            for other in groups[idx]:  # no longer paying for the label and title: re-rank
+                if not set(other) <= e.chosen:
+                    push(idx, other, None, gain(e, other) / estimate(e, other))
+    if connections:
+        for members in state.arrange():
+            for member in members:
+                for t in member.triples:
+                    if t in state.triples:
+                        continue
+                    state.triples.append(t)
+                    if meter.count(state.render().lines) > budget:
+                        state.triples.pop()
+    return state.render()

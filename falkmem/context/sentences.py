@@ -1,0 +1,230 @@
+"""A memory cut into what the packer chooses from: an optional title line and its sentences.
+
+Each sentence's features (its word stems, whether it leans on the sentence before it, whether
+it holds a number, a date, a time of day or a name) are computed the first time the packer
+asks for them, then kept with the memory's analysis. Analyses are kept in a bounded cache
+keyed by text (:func:`analyse`): a memory that comes back among the next question's
+candidates costs a lookup. The packer asks for the features of the sentences that share a
+word prefix with the question or name a bridge entity (and of first sentences); the others
+are only cut and counted. Cutting is rule-based (a regex with guards for abbreviations and
+initials) because it runs at query time on memories of any length.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from ..keyword.stem import stem
+from ..keyword.tokens import STOPWORDS, tokenize
+
+__all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "names_in", "one_line"]
+
+ANALYSIS_CACHE_SIZE = 8192
+"""Memories whose analysis is kept (by text), least recently used out first."""
+_TITLE_MAX_CHARS = 120
+_WS = re.compile(r"\s+")
+# A sentence ends after . ! ? … (and closing quotes or brackets) followed by white space, or at
+# a line break.
+_END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*[ \t]+|[ \t]*\n\s*")
+# Words that end in a full stop without ending the sentence.
+_ABBREVIATIONS = frozenset(
+    """mr mrs ms dr prof st jr sr vs etc e.g i.e cf no nos vol vols inc ltd co corp mt ft gen col lt sgt
+    capt rev hon est approx dept univ fig al jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k
+    a.m p.m""".split()  # noqa: SIM905 - a word block reads better than quoted strings
+)
+_MARKDOWN = re.compile(r"\*\*|__|^[ \t]*#{1,6}[ \t]+|^[ \t]*[-*•][ \t]+(?=\S)", re.MULTILINE)
+_ANAPHORIC = frozenset(
+    """it its he his him she her they their them theirs this that these those there here such
+    however but also although though so then thus therefore hence meanwhile moreover furthermore
+    additionally besides instead otherwise later afterwards subsequently yes no""".split()  # noqa: SIM905 - a word block reads better than quoted strings
+)
+_NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred
+    thousand million billion once twice dozen""".split()  # noqa: SIM905 - a word block reads better than quoted strings
+)
+_DATE_WORDS = frozenset(
+    """jan january feb february mar march apr april may jun june jul july aug august sep sept september
+    oct october nov november dec december monday tuesday wednesday thursday friday saturday sunday
+    yesterday today tomorrow tonight week weekend month year century decade spring summer autumn fall
+    winter""".split()  # noqa: SIM905 - a word block reads better than quoted strings
+)
+_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w'’-]*[a-z0-9]|[A-Z]{2,}\b)")
+"""A capitalised word that is not a sentence's first (a name), or an acronym."""
+_TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of white space made one space, stripped."""
+    return _WS.sub(" ", text).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of a memory, with what scoring needs.
+
+    Attributes:
+        text: the sentence on one line (markdown emphasis and bullets dropped).
+        words: the Snowball stems of its words, stopwords removed (what query terms match).
+        norm: its lower-case word tokens joined by single spaces (what names match).
+        index: its position in the memory (0 = first sentence after the title).
+        leans_back: it opens with a word that points at the sentence before ("It", "However"...).
+        opens_list: it ends with a colon: what it announces follows.
+        number, date, time, name: it holds a number, a date expression, a time of day, a
+            capitalised name that is not its first word.
+        digits: its tokens that hold a digit (two sentences that differ there say different things).
+    """
+
+    text: str
+    words: frozenset[str]
+    norm: str
+    index: int
+    leans_back: bool
+    opens_list: bool
+    number: bool
+    date: bool
+    time: bool
+    name: bool
+    digits: frozenset[str]
+
+
+def _stems(tokens: list[str]) -> frozenset[str]:
+    return frozenset([stem(t) for t in tokens if t not in STOPWORDS])
+
+
+def _sentence(text: str, index: int) -> Sentence:
+    tokens = tokenize(text)
+    bag = set(tokens)
+    digits = [t for t in tokens if t.isdigit()]
+    return Sentence(
+        text=text,
+        words=_stems(tokens),
+        norm=" ".join(tokens),
+        index=index,
+        leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
+        opens_list=text.endswith(":"),
+        number=bool(digits) or not _NUMBER_WORDS.isdisjoint(bag),
+        date=not _DATE_WORDS.isdisjoint(bag) or any(len(t) == 4 and t[0] in "12" for t in digits),
+        time=(":" in text or "m" in bag or "am" in bag or "pm" in bag) and _TIME.search(text) is not None,
+        name=_NAME.search(text) is not None,
+        digits=frozenset(t for t in tokens if not t.isalpha()),
+    )
+
+
+class Analysis:
+    """A memory cut for packing; sentence features are computed when first asked for.
+
+    Attributes:
+        title: its title line (a short first line without a sentence end, followed by more
+            text), or None.
+        texts: its sentences after the title, in order, each on one line.
+    """
+
+    __slots__ = ("_names", "_sentences", "_words", "texts", "title")
+
+    def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
+        self.title = title
+        self.texts = texts
+        self._sentences: list[Sentence | None] = [None] * len(texts)
+        self._words: frozenset[str] | None = None
+        self._names: frozenset[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def sentence(self, i: int) -> Sentence:
+        """The features of sentence ``i`` (computed once)."""
+        s = self._sentences[i]
+        if s is None:
+            s = self._sentences[i] = _sentence(self.texts[i], i)
+        return s
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The stems of every word of the memory (title included), stopwords removed."""
+        if self._words is None:
+            self._words = _stems(tokenize(" ".join((self.title or "", *self.texts))))
+        return self._words
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Its capitalised words (lower-cased) that are not a sentence's first word, and the
+        words of its title: the names it mentions."""
+        if self._names is None:
+            found = set(names_in(" " + self.title)) if self.title else set()
+            for t in self.texts:
+                found.update(names_in(t))
+            self._names = frozenset(found)
+        return self._names
+
+
+_CAPITALISED = re.compile(r"(?<=[\s(\"'“‘/-])[A-Z][\w'’-]*[a-z0-9][\w'’-]*|(?<=[\s(\"'“‘/-])[A-Z]{2,}\b")
+
+
+def names_in(text: str) -> list[str]:
+    """The capitalised words of ``text`` after its first word, lower-cased, stopwords left out."""
+    return [w for m in _CAPITALISED.finditer(text) if (w := m.group().lower().rstrip("'’-")) not in STOPWORDS]
+
+
+def _cut(body: str) -> list[str]:
+    """The sentences of a text: cut at line breaks, and after a sentence end unless the word
+    there is an abbreviation or an initial (``G. Stanley Hall``, ``U.S. Route``)."""
+    out: list[str] = []
+    start = 0
+    for m in _END.finditer(body):
+        end = m.start()
+        if end <= start:
+            continue
+        if "\n" not in m.group() and body[end - 1] == ".":
+            lo = max(body.rfind(" ", start, end), body.rfind("\n", start, end), start - 1) + 1
+            word = body[lo : end - 1].lower()
+            if (len(word) == 1 and word.isalpha()) or word in _ABBREVIATIONS:
+                continue
+            if m.end() < len(body) and body[m.end()].islower():
+                continue  # "approx. three", "vs. them": a full stop before a lower-case word
+        out.append(body[start:end])
+        start = m.end()
+    if start < len(body):
+        out.append(body[start:])
+    return out
+
+
+def _title(first: str, rest: str) -> str | None:
+    """The first line when it reads as a title: short, no sentence end, and followed by at
+    least one sentence of three words or more (else it is a line of the text)."""
+    first = " ".join(first.split())
+    if not first or len(first) > _TITLE_MAX_CHARS or first[-1] in ".!?:;,":
+        return None
+    if len(rest.split(None, 3)) < 3:
+        return None
+    return _MARKDOWN.sub("", first).strip() or None
+
+
+@functools.lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
+def analyse(text: str) -> Analysis:
+    """Cut a memory into its title and sentences (cached by text).
+
+    A line break always ends a sentence (list items, chat paragraphs). Markdown emphasis
+    (``**``, ``__``), heading marks and bullets are dropped: they cost tokens and say nothing.
+
+    Args:
+        text: the memory's text.
+
+    Returns:
+        Its analysis.
+
+    Example:
+        >>> a = analyse("Victoria Falls\\nVictoria Falls is a waterfall. It is in Zambia.")
+        >>> a.title, a.texts, a.sentence(1).leans_back
+        ('Victoria Falls', ('Victoria Falls is a waterfall.', 'It is in Zambia.'), True)
+    """
+    body = text.strip()
+    first, _, rest = body.partition("\n")
+    title = _title(first, rest)
+    if title is not None:
+        body = rest
+    if "*" in body or "_" in body or "#" in body or "-" in body or "•" in body:
+        body = _MARKDOWN.sub("", body)
+    texts = tuple(t for part in _cut(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t))
+    return Analysis(title, texts)

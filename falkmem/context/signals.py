@@ -1,0 +1,178 @@
+"""What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals.
+
+No model runs here. A sentence earns its place by
+
+* **the question's words** it contains (Snowball stems), each weighted by how rare it is among
+  the candidate memories (a word every candidate has says little) and worth less each time the
+  context already holds it (coverage with diminishing returns);
+* **the chain**: it names a bridge entity the graph channel followed to reach a memory, or the
+  title of another candidate (the passage about the band a first passage names): that is how
+  the sentence that answers the second hop is found though it shares no word with the question;
+* **the answer's type**: the question asks when / how many / what time / who or where, and the
+  sentence holds a date, a number, a time of day or a name;
+* **its memory's rank** in the search (a prior, by rank only: the ranking's scale may change)
+  and its **position** (a memory's first sentence usually says what it is about).
+
+Only "hot" sentences are scored on words, chain and type: those that contain a 4-letter prefix
+of a question word or a bridge name (one regex search each); the rest are filler, worth the
+rank prior alone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..keyword.stem import stem
+from ..keyword.tokens import query_terms, tokenize
+from .sentences import Analysis, Sentence
+
+__all__ = ["Query", "Weights", "chain_names", "read_query"]
+
+_TIME_Q = r"\b(?:what|which)\s+time\b|\bat\s+what\s+time\b"
+_DATE_Q = (
+    r"\bwhen\b|\b(?:what|which|in\s+what)\s+(?:year|date|day|month|decade|century)\b|\bhow\s+long\s+ago\b"
+)
+_NUMBER_Q = (
+    r"\bhow\s+(?:many|much|long|old|far|often|big|tall|large|high)\b"
+    r"|\bwhat\s+(?:percentage|percent|number|amount|size|population|score|price|cost)\b"
+)
+_WANTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(_TIME_Q, re.I), "time"),
+    (re.compile(_DATE_Q, re.I), "date"),
+    (re.compile(_NUMBER_Q, re.I), "number"),
+    (re.compile(r"\bwho(?:m|se)?\b|\bwhere\b", re.I), "name"),
+)
+_PREFIX = 4
+"""Letters of a question word a sentence must contain to be scored on words (a superset of
+the stem matches: two words with one Snowball stem share their first four letters)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How much each signal counts (see the module docstring). Chosen on the dev sets
+    (docs/context.md); exposed so the benchmark can ablate them."""
+
+    base: float = 0.15
+    """Worth of any sentence of a memory the search ranked, before any signal."""
+    lexical: float = 1.0
+    """Weight of the question's words (their weighted share of the question)."""
+    chain: float = 0.6
+    """A sentence that names a bridge entity."""
+    answer_type: float = 0.3
+    """A sentence holding what the question asks for (a date for "when"...), when it also
+    shares a word with the question or names a bridge."""
+    lead: float = 0.5
+    """A memory's first sentence."""
+    prior_half: float = 3.0
+    """Rank at which the rank prior is half the top memory's (1 / (1 + rank / prior_half))."""
+    repeat: float = 0.5
+    """A word the context holds already counts this much again (then this squared...)."""
+    bridge: float = 0.0
+    """Rank prior given to a memory that names a name first met in a chosen sentence (a name
+    the question does not hold and few candidates share): the next hop of the chain."""
+    idf_floor: float = 0.0
+    """Every question word weighs at least this share of its rarity weight (1: all equal)."""
+    cost_power: float = 0.5
+    """Candidates are ranked by gain / tokens ** cost_power (1: per token; lower favours
+    longer sentences)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A question read once for scoring every candidate sentence.
+
+    Attributes:
+        stems: the question's term stems with their weights (rarer among the candidates:
+            heavier; terms no candidate has are left out).
+        total: the sum of the weights (a sentence with every term scores 1 on words).
+        wants: what the answer looks like: ``date``, ``time``, ``number``, ``name``.
+        chain: bridge names (lower-case tokens joined by spaces) the question does not name.
+        hot: finds the sentences worth scoring (a question-word prefix or a bridge name).
+    """
+
+    stems: dict[str, float]
+    total: float
+    wants: frozenset[str]
+    chain: tuple[str, ...]
+    hot: re.Pattern[str] | None
+
+    def lexical(self, words: Iterable[str], covered: dict[str, int], repeat: float) -> float:
+        """The share of the question a sentence adds, given how often each term is covered already."""
+        if self.total <= 0:
+            return 0.0
+        got = 0.0
+        for w in self.stems.keys() & words:
+            got += self.stems[w] * repeat ** covered.get(w, 0)
+        return got / self.total
+
+    def names_chain(self, s: Sentence) -> bool:
+        """Whether the sentence names a bridge entity."""
+        if not self.chain:
+            return False
+        hay = f" {s.norm} "
+        return any(f" {name} " in hay for name in self.chain)
+
+    def typed(self, s: Sentence) -> bool:
+        """Whether the sentence holds what the question asks for."""
+        return any(
+            (want == "date" and s.date) or (want == "time" and s.time) or (want == "number" and s.number)
+            or (want == "name" and s.name)
+            for want in self.wants
+        )  # fmt: skip
+
+
+def _name_pattern(name: str) -> str:
+    """A regex for a lower-case token name in raw text: its tokens with anything between."""
+    return r"\W+".join(re.escape(tok) for tok in name.split())
+
+
+def chain_names(via: Iterable[str], titles: Sequence[str | None], analyses: Sequence[Analysis],
+                query_text: str) -> tuple[str, ...]:  # fmt: skip
+    """The bridge names a sentence is rewarded for naming.
+
+    The bridge entities of the graph hits (``via``), and the titles of candidates that another
+    candidate names (the passage about the band a first passage mentions), less the names the
+    question itself holds (its words score those already).
+    """
+    asked = f" {' '.join(tokenize(query_text))} "
+    names = [" ".join(tokenize(v)) for v in via]
+    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3}
+    if keyed:
+        texts = [" ".join(a.texts).casefold() for a in analyses]
+        for title, i in keyed.items():
+            rx: re.Pattern[str] | None = None
+            for j, text in enumerate(texts):
+                if j == i or title not in text:
+                    continue
+                rx = rx or re.compile(r"(?<!\w)" + re.escape(title) + r"(?!\w)")
+                if rx.search(text):
+                    names.append(" ".join(tokenize(title)))
+                    break
+    return tuple(dict.fromkeys(n for n in names if len(n) >= 3 and f" {n} " not in asked))
+
+
+def read_query(query_text: str, chain: tuple[str, ...]) -> tuple[list[str], re.Pattern[str] | None]:
+    """The question's term stems and the pattern of sentences worth scoring."""
+    terms = query_terms(query_text)
+    stems = list(dict.fromkeys(stem(t) for t in terms))
+    parts = [re.escape(t[:_PREFIX]) for t in terms] + [_name_pattern(n) for n in chain]
+    hot = re.compile(r"\b(?:" + "|".join(dict.fromkeys(parts)) + ")", re.IGNORECASE) if parts else None
+    return stems, hot
+
+
+def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str]], chain: tuple[str, ...],
+          hot: re.Pattern[str] | None, floor: float = 0.0) -> Query:  # fmt: skip
+    """The :class:`Query`: each stem weighted by how rare it is among the candidates (``present``:
+    the question's stems each candidate holds)."""
+    n = len(present)
+    weights: dict[str, float] = {}
+    for st in stems:
+        df = sum(1 for p in present if st in p)
+        if df:
+            rarity = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
+            weights[st] = floor + (1 - floor) * rarity
+    wants = frozenset(want for pattern, want in _WANTS if pattern.search(query_text))
+    return Query(stems=weights, total=sum(weights.values()), wants=wants, chain=chain, hot=hot)

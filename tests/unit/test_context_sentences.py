@@ -1,0 +1,46 @@
+"""Tests for falkmem.context.sentences: titles, sentence ends, features, the cache."""
+
+from __future__ import annotations
+
+from falkmem.context.sentences import analyse, names_in
+
+
+def test_title_line_then_sentences() -> None:
+    a = analyse("Victoria Falls\nVictoria Falls is a waterfall in southern Africa. It lies on the Zambezi.")
+    assert a.title == "Victoria Falls"
+    assert a.texts == ("Victoria Falls is a waterfall in southern Africa.", "It lies on the Zambezi.")
+    assert analyse("Bob manages\nAna.").title is None  # a line of the text, not a title
+    assert analyse("One line only").texts == ("One line only",)
+
+
+def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
+    a = analyse("G. Stanley Hall was born in the U.S. in 1844. Dr. Smith met him approx. twice. He left.")
+    assert a.texts == (
+        "G. Stanley Hall was born in the U.S. in 1844.",
+        "Dr. Smith met him approx. twice.",
+        "He left.",
+    )
+
+
+def test_line_breaks_and_markdown() -> None:
+    a = analyse("Here is the plan:\n\n- **Day 1**: Lisbon\n- Day 2: Sintra\n### Notes\nBook early!")
+    assert a.texts == ("Here is the plan:", "Day 1: Lisbon", "Day 2: Sintra", "Notes", "Book early!")
+    assert a.sentence(0).opens_list
+
+
+def test_features() -> None:
+    a = analyse("It lands at 11:40 on March 3, 2026. Ana booked TP 1234. Twelve people came")
+    first, second, third = (a.sentence(i) for i in range(3))
+    assert first.leans_back and first.time and first.date and first.number
+    assert not second.leans_back and second.name and second.number and "1234" in second.digits
+    assert third.number and not third.name
+    assert "land" in first.words and "booked" not in second.words and "book" in second.words  # stems
+
+
+def test_names_and_cache() -> None:
+    assert names_in("The Opposition in Uganda is led by Hon. Winnie Kiiza of the FDC.") == [
+        "opposition", "uganda", "hon", "winnie", "kiiza", "fdc"
+    ]  # fmt: skip
+    text = "Leader of Opposition (Uganda)\nThe Leader of Opposition is Winnie Kiiza."
+    assert analyse(text) is analyse(text)
+    assert {"leader", "uganda", "winnie", "kiiza"} <= analyse(text).names
