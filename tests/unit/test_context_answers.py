@@ -1,0 +1,42 @@
+"""Tests for benchmarks.answers: how the context measurement decides that an answer reached the prompt."""
+
+from __future__ import annotations
+
+from benchmarks.answers import answer_in, answer_sentences, evidence_in, normalise, scorable
+from benchmarks.context_eval import plain_pack
+from falkmem.context import RegexTokenCounter
+from falkmem.models import Hit
+
+
+def test_normalise_and_dates() -> None:
+    assert normalise("The Art Basel, on 30 December, 2023!") == "art basel on 2023 12 30"
+    for form in ("Dec 30 2023", "2023-12-30", "30.12.2023", "30 Dec 2023", "December 30th, 2023"):
+        assert answer_in(f"[3] {form} Emi: went to Art Basel", ["30 December, 2023"]), form
+    assert not answer_in("2023-12-31", ["30 December, 2023"])
+
+
+def test_whole_words_and_aliases() -> None:
+    assert answer_in("G. Stanley Hall was its first president", ["Stanley Hall"])
+    assert not answer_in("the Hallmark store", ["Hall"])
+    assert answer_in("signed as the TFEU", ["the Treaty on the Functioning of the European Union", "TFEU"])
+
+
+def test_what_is_scored() -> None:
+    assert scorable("Victoria Falls") and scorable("6.8 inches")
+    assert not scorable("yes") and not scorable("No, she was with her friend.")
+    assert not scorable("off the north - western coast of the European mainland")  # 9 words
+
+
+def test_evidence_is_a_whole_answer_bearing_sentence() -> None:
+    gold = ["Seattle\nSeattle gets some snow. Average annual snowfall is 6.8 inches. Heavy snow is rare."]
+    ev = answer_sentences(gold, ["6.8 inches"])
+    assert ev == ["average annual snowfall is 6 8 inches"]
+    assert evidence_in("[2] Seattle: … Average annual snowfall is 6.8 inches.", ev)
+    assert not evidence_in("[2] Seattle receives 6.8 inches.", ev)
+
+
+def test_plain_packing_takes_whole_memories_that_fit() -> None:
+    hits = [Hit(id=i, text=t, kind="fact", score=1.0) for i, t in
+            (("a", "Short one."), ("b", "A much longer memory " * 10), ("c", "Tiny."))]  # fmt: skip
+    text, used = plain_pack(hits, 10, RegexTokenCounter())
+    assert used == ["a", "c"] and text == "- Short one.\n- Tiny."
