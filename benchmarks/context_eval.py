@@ -209,11 +209,9 @@ def _variant_pack(handle: Tenant, q: Question, variant: Variant, budget: int) ->
     e = handle.explain(
         q.text, k=handle._engine.settings.context_candidates, now=q.now, **variant.context_options
     )
-    items, hints = items_from_explain(e)
+    items = items_from_explain(e)
     counter = handle._engine.token_counter
-    p = pack(
-        q.text, items, budget_tokens=budget, counter=counter, hints=hints, **(variant.pack_options or {})
-    )
+    p = pack(q.text, items, budget_tokens=budget, counter=counter, **(variant.pack_options or {}))
     return p.text, list(p.used), p.tokens
 
 
