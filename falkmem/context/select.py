@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from ..keyword.stem import stem
 from ..keyword.tokens import tokenize
 from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, stamp, triple_text
-from .sentences import Analysis, Sentence, names_in
+from .sentences import Analysis, Sentence
 from .signals import Query, Weights
 from .tokens import RegexTokenCounter, TokenCounter
 
@@ -101,7 +101,7 @@ def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str
     out: list[float] = []
     for i in range(len(e.analysis)):
         g = weights.base + weights.lead * (i == 0)
-        bridged = bool(bridges) and not bridges.isdisjoint(names_in(e.analysis.texts[i]))
+        bridged = bool(bridges) and not bridges.isdisjoint(e.analysis.names_of(i))
         if i in e.hot or bridged:
             s = e.analysis.sentence(i)
             lexical = not query.stems.keys().isdisjoint(s.words)
@@ -343,6 +343,8 @@ def select(
             continue
         if spaced and current + sum(meter.line(e.analysis.texts[i]) for i in new) > budget:
             continue
+        if any(i in e.hot and _near_duplicate(e.analysis.sentence(i), seen) for i in new):
+            continue  # says what a chosen sentence says (checked here, not at every re-score)
         was_open = bool(e.chosen)
         e.chosen.update(new)
         used = meter.count(state.render().lines)
@@ -359,17 +361,20 @@ def select(
                 for w in s.words & query.stems.keys():
                     covered[w] = covered.get(w, 0) + 1
         fresh = {
-            n for i in new for n in names_in(e.analysis.texts[i])
+            n for i in new for n in e.analysis.names_of(i)
             if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
         } if asked is not None else set()  # fmt: skip
         if fresh:
             bridges.update(fresh)
             for j, near in enumerate(entries):
                 if j != idx and not names[j].isdisjoint(fresh):
+                    boosted = near.prior < weights.bridge
                     near.prior = max(near.prior, weights.bridge)
                     score_entry(near, query, weights, frozenset(bridges))
-                    for g2 in groups[j]:
-                        if not set(g2) <= near.chosen:
+                    for g2 in groups[j]:  # re-rank what the bridge made worth more
+                        if not set(g2) <= near.chosen and (
+                            boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
+                        ):
                             push(j, g2, None, gain(near, g2) / estimate(near, g2))
         if not was_open:
             if connections is None:

@@ -121,7 +121,7 @@ class Analysis:
         texts: its sentences after the title, in order, each on one line.
     """
 
-    __slots__ = ("_names", "_sentences", "_words", "texts", "title")
+    __slots__ = ("_names", "_sentence_names", "_sentences", "_words", "texts", "title")
 
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
@@ -129,6 +129,7 @@ class Analysis:
         self._sentences: list[Sentence | None] = [None] * len(texts)
         self._words: frozenset[str] | None = None
         self._names: frozenset[str] | None = None
+        self._sentence_names: list[frozenset[str] | None] = [None] * len(texts)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -147,19 +148,24 @@ class Analysis:
             self._words = _stems(tokenize(" ".join((self.title or "", *self.texts))))
         return self._words
 
+    def names_of(self, i: int) -> frozenset[str]:
+        """The names sentence ``i`` mentions (see :func:`names_in`; computed once)."""
+        found = self._sentence_names[i]
+        if found is None:
+            found = self._sentence_names[i] = frozenset(names_in(self.texts[i]))
+        return found
+
     @property
     def names(self) -> frozenset[str]:
         """Its capitalised words (lower-cased) that are not a sentence's first word, and the
         words of its title: the names it mentions."""
         if self._names is None:
-            found = set(names_in(" " + self.title)) if self.title else set()
-            for t in self.texts:
-                found.update(names_in(t))
-            self._names = frozenset(found)
+            # one pass over the memory: a sentence's first word follows a line break here
+            self._names = frozenset(names_in(" " + (self.title or "") + "\n" + "\n".join(self.texts)))
         return self._names
 
 
-_CAPITALISED = re.compile(r"(?<=[\s(\"'“‘/-])[A-Z][\w'’-]*[a-z0-9][\w'’-]*|(?<=[\s(\"'“‘/-])[A-Z]{2,}\b")
+_CAPITALISED = re.compile(r"(?<=[ \t(\"'“‘/-])[A-Z][\w'’-]*[a-z0-9][\w'’-]*|(?<=[ \t(\"'“‘/-])[A-Z]{2,}\b")
 
 
 def names_in(text: str) -> list[str]:
