@@ -40,3 +40,24 @@ def test_plain_packing_takes_whole_memories_that_fit() -> None:
             (("a", "Short one."), ("b", "A much longer memory " * 10), ("c", "Tiny."))]  # fmt: skip
     text, used = plain_pack(hits, 10, RegexTokenCounter())
     assert used == ["a", "c"] and text == "- Short one.\n- Tiny."
+
+
+def test_summaries_pair_each_system_with_plain_packing() -> None:
+    from benchmarks.context_eval import CONTEXT, PLAIN, Cell, QuestionRow, summarise
+
+    def row(i: int, ctx: float, plain: float) -> QuestionRow:
+        cells = {CONTEXT: {"150": Cell(answer=ctx, evidence=ctx, tokens=140, tokens_bpe=120)},
+                 PLAIN: {"150": Cell(answer=plain, evidence=None, tokens=100, tokens_bpe=151)}}  # fmt: skip
+        return QuestionRow(tenant="t", id=f"q{i}", text="q", category="c", hops=1, answers=["a"], scored=True,
+                           evidence=1, hits=[], gold=[], search_ms=1.0, search_ctx_ms=1.0, cells=cells)  # fmt: skip
+
+    rows = [row(i, 1.0, 1.0 if i < 5 else 0.0) for i in range(20)]
+    ctx, plain = summarise(rows, [CONTEXT, PLAIN], [150])
+    assert (ctx.answer, plain.answer) == (100.0, 25.0)
+    assert (
+        ctx.vs_plain_answer is not None
+        and ctx.vs_plain_answer.delta == 75.0
+        and ctx.vs_plain_answer.significant
+    )
+    assert ctx.vs_plain_evidence is None  # plain's evidence was not scored: nothing to pair
+    assert plain.bpe_over_budget == 20 and ctx.bpe_over_budget == 0
