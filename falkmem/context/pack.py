@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..keyword.tokens import tokenize
 from .render import day, legend_line, utc
 from .select import Entry, Meter, Selected, score_entry, select
-from .sentences import Analysis, analyse, one_line
+from .sentences import Analysis, analyse
 from .signals import Weights, chain_names, read_query, weigh
 from .tokens import TokenCounter
 
@@ -140,7 +140,7 @@ def refers_back(query: str) -> bool:
 
 
 def _dedupe_key(text: str) -> str:
-    return one_line(unicodedata.normalize("NFKC", text).casefold()).rstrip(" .!?;,")
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(" .!?;,")
 
 
 def _body(item: ContextItem) -> str:

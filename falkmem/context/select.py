@@ -311,7 +311,7 @@ def select(
             push(idx, group, None, gain(e, group) / estimate(e, group))
 
     current = meter.count(state.render().lines)
-    while heap:
+    while heap and current < budget:
         neg, _, idx, group, triple = heapq.heappop(heap)
         e = entries[idx]
         if triple is not None:
@@ -341,8 +341,10 @@ def select(
         if heap and ratio < -heap[0][0] < -neg:
             push(idx, group, None, ratio)  # re-scored below the next candidate: that one first
             continue
-        if spaced and current + sum(meter.line(e.analysis.texts[i]) for i in new) > budget:
-            continue
+        if spaced:  # a lower bound of what it adds: its sentences, and a new line's label
+            least = sum(meter.line(e.analysis.texts[i]) for i in new) + (0 if e.block in opened else 3)
+            if current + least > budget:
+                continue
         if any(i in e.hot and _near_duplicate(e.analysis.sentence(i), seen) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)
         was_open = bool(e.chosen)
