@@ -12,12 +12,16 @@ SWEEPS = ("default", "quick", "real", "tune")
 
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
+    # The single-channel baselines rank by their channel alone: no leaning (speaker, role, asks,
+    # time, order) re-ranks them, so "vector-only" is the HNSW index's order and "keyword-only" BM25's.
+    "raw": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "time_weight": 0.0,
+            "time_weight_explicit": 0.0, "order_weight": 0.0},
     "overfetch-10x1": {"overfetch_min": 10, "overfetch_factor": 1},
     "overfetch-200": {"overfetch_min": 200},
     "graph-weight-1": {"graph_weight": 1.0},
     "graph-weight-6": {"graph_weight": 6.0},
     "rerank": {},
-    "rrf": {"fusion": "rrf", "keyword_weight": 1.0, "graph_weight": 1.0},
+    "rrf": {"fusion": "rrf", "keyword_weight": 1.0, "graph_weight": 1.0, "links_weight": 1.0},
     "graph-weight-0.25": {"graph_weight": 0.25},
     "graph-weight-1.0": {"graph_weight": 1.0},
     "keyword-weight-0.4": {"keyword_weight": 0.4},
@@ -27,6 +31,9 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "seeds-5": {"graph_seed_k": 5},
     "no-guard": {"fusion_guard": False},
     "router-cue": {"router_require_cue": True},
+    "no-links": {"links_seeds": 0},
+    "no-leanings": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "time_weight": 0.0,
+                    "time_weight_explicit": 0.0, "order_weight": 0.0},
 }
 """Settings overrides of each extra ``Memory`` instance (same store, same embedder)."""
 
@@ -68,8 +75,8 @@ def _router(threshold: int, cue: bool) -> System:
 def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
     """The systems of a sweep; ``reranker`` adds the with-reranker variant."""
     base = [
-        System("vector-only", "baseline", route="vector", channels=frozenset({"vector"})),
-        System("keyword-only", "baseline", route="vector", channels=frozenset({"keyword"})),
+        System("vector-only", "baseline", route="vector", channels=frozenset({"vector"}), instance="raw"),
+        System("keyword-only", "baseline", route="vector", channels=frozenset({"keyword"}), instance="raw"),
         System("vector route (vector+keyword)", "baseline", route="vector"),
         System("default (settings)", "router"),
     ]
@@ -78,6 +85,8 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
             System("default hops=2", "hybrid", max_hops=2, params={"max_hops": 2}),
             System("always-hybrid hops=1", "hybrid", route="hybrid", max_hops=1, params={"max_hops": 1}),
             System("rank fusion (RRF)", "fusion", instance="rrf", params=INSTANCES["rrf"]),
+            System("default without links", "ablation", instance="no-links", params=INSTANCES["no-links"]),
+            System("default without leanings", "ablation", instance="no-leanings", params=INSTANCES["no-leanings"]),
         ]
         if sweep == "tune":  # one setting moved at a time from the defaults
             extra += [

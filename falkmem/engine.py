@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from datetime import datetime
 
 from .context.tokens import RegexTokenCounter, TokenCounter
 from .embedding.base import Embedder
@@ -36,13 +37,19 @@ class Engine:
         self.token_counter: TokenCounter = RegexTokenCounter()
         self.store = Store(settings)
         self._known: dict[str, KnownEntities] = {}
+        self._mentions: dict[str, dict[str, int]] = {}
         self._lock = threading.RLock()
 
-    def plan(self, tenant_id: str, text: str, config: RouterConfig, *, force: Route | None) -> Plan:
-        """Route one query against the tenant's known entities."""
+    def plan(
+        self, tenant_id: str, text: str, config: RouterConfig, *, force: Route | None, now: datetime | None = None
+    ) -> Plan:
+        """Route one query against the tenant's known entities (``now``: naive UTC, or the clock)."""
         known = self.known(tenant_id)
         with self._lock:  # KnownEntities is not safe for add() during find()
-            return plan_query(text, known, config, force=force)
+            return plan_query(
+                text, known, config, force=force, now=now, mentions=self._mentions.get(tenant_id),
+                max_mentions=self.settings.graph_max_mentions,
+            )  # fmt: skip
 
     def reranker(self) -> RerankOutcome:
         """The reranker every search uses, loaded once (and what happened when loading it)."""
@@ -77,33 +84,42 @@ class Engine:
         with self._lock:
             k = self._known.get(tenant_id)
             if k is None:
-                k = KnownEntities(self._load_entities(tenant_id))
+                rows = self._load_entities(tenant_id)
+                k = KnownEntities((key, name) for key, name, _ in rows)
                 self._known[tenant_id] = k
+                self._mentions[tenant_id] = {key: n for key, _, n in rows}
             return k
 
-    def _load_entities(self, tenant_id: str) -> Iterable[tuple[str, str]]:
+    def _load_entities(self, tenant_id: str) -> list[tuple[str, str, int]]:
         if not self.store.exists(tenant_id):
             return []
         rows = self.store.executor.run(self.store.graph(tenant_id), query("retrieve/entity_names"))
-        return [(str(r["key"]), str(r["name"])) for r in rows]
+        return [(str(r["key"]), str(r["name"]), int(r["mentions"] or 0)) for r in rows]
 
     def note_entities(self, tenant_id: str, pairs: Iterable[tuple[str, str]]) -> None:
+        """Add what a write referenced to the known-entity index and its mention counts (one
+        pair per reference: how many memories name each entity, as the graph counts them)."""
         k = self.known(tenant_id)
         with self._lock:
+            counts = self._mentions.setdefault(tenant_id, {})
             for key, name in pairs:
-                k.add(key, name)
+                canon = k.add(key, name)
+                counts[canon] = counts.get(canon, 0) + 1
 
     def discard_entities(self, tenant_id: str, keys: Iterable[str]) -> None:
         """Drop erased entities from the tenant's known-entity index (when it is loaded)."""
         with self._lock:
             k = self._known.get(tenant_id)
+            counts = self._mentions.get(tenant_id, {})
             if k is not None:
                 for key in keys:
                     k.discard(key)
+                    counts.pop(key, None)
 
     def forget_tenant(self, tenant_id: str) -> None:
         with self._lock:
             self._known.pop(tenant_id, None)
+            self._mentions.pop(tenant_id, None)
         self.store.forget_cached(tenant_id)
 
     def close(self) -> None:

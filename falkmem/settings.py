@@ -145,13 +145,43 @@ class Settings(BaseSettings):
     the dense evidence. 2.0-2.5 measured best on the MuSiQue sets; 2.5 keeps their R@10."""
     graph_limit: int = Field(default=50, ge=1, le=1000)
     """Most memories the graph channel returns (by graph score)."""
-    graph_weight: float = Field(default=0.5, ge=0, le=10)
-    """Score fusion: weight of the graph score (used as it is: a memory about a bridge entity
-    named by the first vector hit, a name in few memories, scores about 1 + head weight)."""
-    keyword_weight: float = Field(default=0.6, ge=0, le=10)
-    """Score fusion: what the keyword channel's best hit adds, against the dense range of 1."""
+    graph_weight: float = Field(default=0.3, ge=0, le=10)
+    """Score fusion: weight of the graph score against the cosine similarity (a memory about a
+    bridge entity named by the first vector hit, a name in few memories, scores about 2)."""
+    keyword_weight: float = Field(default=0.45, ge=0, le=10)
+    """Score fusion: what BM25 adds per unit of the query's idf mass (a memory holding every
+    searched term once scores about 1), against the cosine similarity. 0.45 with graph weight 0.3
+    was chosen for every held-out dataset by leave-one-dataset-out (benchmarks/RESULTS.md)."""
+    links_seeds: int = Field(default=3, ge=0, le=50)
+    """The links channel starts from this many of the first fused memories (0: off)."""
+    links_window: int = Field(default=2, ge=0, le=3)
+    """Links channel: how many turns before and after a seed in its session are reached."""
+    links_decay: float = Field(default=0.5, ge=0, le=1)
+    """Links channel: the share of a turn one step further away (two steps: this; three: its square)."""
+    links_rare_mentions: int = Field(default=5, ge=0, le=1000)
+    """Links channel: an identifier (code, flight number, email) named by 2 to this many memories
+    links them (0: no identifier links)."""
+    links_weight: float = Field(default=0.3, ge=0, le=10)
+    """Score fusion: what a link adds, times how far its seed's score stands above the field (the
+    score of the fused 10th), times the link's share."""
+    speaker_weight: float = Field(default=0.06, ge=0, le=1)
+    """Leaning: added to the turns of a speaker the question names ("What does Paola play?")."""
+    role_weight: float = Field(default=0.1, ge=0, le=1)
+    """Leaning: added to the ``user``'s turns for a question in the first person only, to the
+    ``assistant``'s for one in the second person only (routing/who.py)."""
+    asks_penalty: float = Field(default=0.2, ge=0, le=1)
+    """Leaning: taken from a memory that only asks ("What kind of animals do you like?")."""
+    time_weight: float = Field(default=0.1, ge=0, le=1)
+    """Leaning: added to memories in the window of a relative time the question names ("last
+    week", "yesterday"), from a day before it to two days after."""
+    time_weight_explicit: float = Field(default=0.5, ge=0, le=1)
+    """Leaning: the same for a date written out ("on 23.01.2024", "in May 2023")."""
+    order_weight: float = Field(default=0.1, ge=0, le=1)
+    """Leaning: "latest"/"currently" add up to this to the newest of the first 20 candidates,
+    "first"/"originally" to the oldest."""
     fusion: Literal["score", "rrf"] = "score"
-    """``score``: dense similarity + weighted keyword/graph evidence (default); ``rrf``: rank fusion."""
+    """``score``: cosine similarity + weighted keyword/graph/links evidence on absolute scales
+    (default); ``rrf``: rank fusion (for comparison)."""
     fusion_guard: bool = True
     """Put a memory that the vector and keyword channels both rank first at the top."""
     keyword_channel: bool = True

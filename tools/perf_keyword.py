@@ -58,7 +58,7 @@ def main() -> None:
                 if doc_cache is not None:
                     doc_cache.cache_clear()
                 s = time.perf_counter()
-                hits = kw.keyword_search(ex, graph, q, k=10, candidates=100, as_of=None)
+                hits = kw.keyword_search(ex, graph, q, k=10, candidates=100, as_of=None).hits
                 cold.append((time.perf_counter() - s) * 1000)
                 results[q] = [[str(r["id"]), round(sc, 6)] for r, sc in hits]
             for q in questions:

@@ -24,7 +24,10 @@
 // is read with split/left: splitting a whole bag into its items made the scoring 7x slower (8 ms
 // for 370 candidates). Ties go to the smaller id.
 // Only the $k winners are returned, the $full best of them projected whole (never the
-// embedding), the rest as {id, valid_at} (see vector_search).
+// embedding), the rest as {id, valid_at, speaker, session_id} (see vector_search). `mass` is the sum of the
+// kept terms' idf: the score of a memory that holds each term once at the average length, what
+// fusion measures BM25 against (a rare-word question's best match scores near it, a long
+// question's partial matches far below it).
 // $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
 // $f_*: the search filters (falkmem/retrieval/filters.py; null = no condition), applied before
@@ -82,18 +85,19 @@ CALL {
        [w IN terms | [w[0], CASE WHEN w[2] > w[1] THEN w[2] ELSE w[1] END]] AS terms
   WITH nodes, base, slope,
        [w IN terms | [w[0], log(1.0 + ((CASE WHEN total > w[1] THEN total ELSE w[1] END) - w[1] + 0.5) / (w[1] + 0.5))]] AS weights
+  WITH nodes, base, slope, weights, reduce(acc = 0.0, w IN weights | acc + w[1]) AS mass
   UNWIND nodes AS n
-  WITH n, n.stems AS bag, base + slope * n.n_tokens AS norm, weights
-  WITH n, norm, [w IN weights WHERE bag CONTAINS w[0] | [w[1], toFloat(split(left(split(bag, w[0])[1], 12), ' ')[0])]] AS found
-  WITH n, reduce(acc = 0.0, f IN found | acc + f[0] * f[1] * ($k1 + 1.0) / (f[1] + norm)) AS score
+  WITH n, n.stems AS bag, base + slope * n.n_tokens AS norm, weights, mass
+  WITH n, norm, mass, [w IN weights WHERE bag CONTAINS w[0] | [w[1], toFloat(split(left(split(bag, w[0])[1], 12), ' ')[0])]] AS found
+  WITH n, mass, reduce(acc = 0.0, f IN found | acc + f[0] * f[1] * ($k1 + 1.0) / (f[1] + norm)) AS score
   WHERE score > 0
-  WITH n, score ORDER BY score DESC, n.id ASC LIMIT $k
-  WITH collect({n: n, score: score}) AS ranked
+  WITH n, score, mass ORDER BY score DESC, n.id ASC LIMIT $k
+  WITH collect({n: n, score: score}) AS ranked, max(mass) AS mass
   UNWIND range(0, size(ranked) - 1) AS i
-  WITH ranked[i].n AS n, ranked[i].score AS score, i
+  WITH ranked[i].n AS n, ranked[i].score AS score, i, mass
   RETURN collect({score: score, a: CASE WHEN i < $full
                     THEN n {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
                             .valid_at, .invalid_at, .metadata, .status, .key}
-                    ELSE n {.id, .valid_at} END}) AS hits
+                    ELSE n {.id, .valid_at, .speaker, .session_id} END}) AS hits, max(mass) AS mass
 }
-RETURN n_docs, n_tokens, stats, [s IN kept | s.term] AS kept, hits
+RETURN n_docs, n_tokens, stats, [s IN kept | s.term] AS kept, hits, mass

@@ -8,7 +8,7 @@
 // selects through the graph (vector_filtered) or asks for more neighbours.
 // Nearest active artifacts to a query embedding. `distance` is the cosine distance (1 - cos,
 // lower is better); callers convert it. Projected properties only: never the embedding.
-// Only the $full nearest are projected whole; the rest carry {id, valid_at}: fusion ranks them
+// Only the $full nearest are projected whole; the rest carry {id, valid_at, speaker, session_id}: fusion ranks them
 // by id and score, and a search needs the text of the few that win (fetched by id when one
 // of them was cut; retrieval/pipeline.py). 50 rows of text cost the client more than the
 // index search itself.
@@ -30,4 +30,4 @@ WITH found[i].node AS node, found[i].distance AS distance, i
 RETURN CASE WHEN i < $full
          THEN node {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
                     .valid_at, .invalid_at, .metadata, .status, .key}
-         ELSE node {.id, .valid_at} END AS a, distance
+         ELSE node {.id, .valid_at, .speaker, .session_id} END AS a, distance

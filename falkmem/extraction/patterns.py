@@ -95,6 +95,9 @@ _FLIGHT = re.compile(
     rf"\b(?i:{_FLIGHT_CUES})\s*(?:(?i:no\.?|number)\s*)?#?\s*"
     r"(?P<id>(?P<al>[A-Z][A-Z0-9]|[0-9][A-Z])\s?(?P<num>\d{1,4}))\b"
 )
+# In a sentence that speaks of a flight, a designator and number anywhere ("Booked my flight to
+# Lisbon: TP 1351"); two to four digits, so "LA 2 weeks" is not a flight.
+_FLIGHT_LOOSE = re.compile(r"(?<![\w-])(?P<id>(?P<al>[A-Z][A-Z0-9]|[0-9][A-Z]) ?(?P<num>\d{2,4}))\b")
 _FLIGHT_TIGHT = re.compile(r"\b(?P<id>(?P<al>[A-Z]{2})(?P<num>\d{2,4}))\b")
 _ORDER = re.compile(
     rf"\b(?i:{_ORDER_CUES})"
@@ -225,12 +228,14 @@ def find_patterns(text: str) -> Iterator[Span]:
 
 
 def _identifiers(text: str, low: str, digits: bool) -> Iterator[Span]:
-    for regex, possible in (
-        (_FLIGHT, digits and _FLIGHT_CUE.search(low) is not None),
-        (_FLIGHT_TIGHT, digits),
-    ):
+    cue = digits and _FLIGHT_CUE.search(low) is not None
+    flights: set[tuple[int, int]] = set()
+    for regex, possible in ((_FLIGHT, cue), (_FLIGHT_LOOSE, cue), (_FLIGHT_TIGHT, digits)):
         if possible:
             for m in regex.finditer(text):
+                if m.span("id") in flights:  # found already by a stricter form
+                    continue
+                flights.add(m.span("id"))
                 name = f"{m.group('al')} {int(m.group('num'))}"
                 yield Span(m.start("id"), m.end("id"), name, canonical_key(name), "identifier", 0)
     for regex, possible in (

@@ -14,6 +14,7 @@ from ..errors import DimensionMismatch, InputError
 from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, rounds
 from ..extraction.head import head_text, in_head
 from ..extraction.keys import canonical_key, normalize_relation
+from ..extraction.known import KnownEntities
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword import stats as term_stats
 from ..keyword.stem import stem_bag
@@ -168,10 +169,14 @@ def _write_stage(
         return WriteOutcome((), tuple(skipped), ())
     rows: list[dict[str, Any]] = []
     keys: list[tuple[str, str]] = []
-    for p in embedded.todo:
-        ex = given_extraction(p)
-        if extractor is not None:
-            ex = ex.merge(extractor.extract(p.text, known=known, speaker=p.speaker))
+    extractions = [given_extraction(p) for p in embedded.todo]
+    if extractor is not None:
+        extractions = [
+            ex.merge(extractor.extract(p.text, known=known, speaker=p.speaker))
+            for p, ex in zip(embedded.todo, extractions, strict=True)
+        ]
+        extractions = shared_identifiers(embedded.todo, extractions)
+    for p, ex in zip(embedded.todo, extractions, strict=True):
         attr = attribution(p) if attribution is not None else " ".join(x for x in (p.speaker, p.user) if x)
         row = _row(p, embedded.vectors[p.id], ex, attr)
         _set_key(row, p, ex, key_policy)
@@ -187,6 +192,35 @@ def _write_stage(
         restated = [r for r in chunk if r["id"] not in made and r["id"] not in skipped]
         skipped.extend(_restated(executor, graph, restated))
     return WriteOutcome(tuple(added), tuple(skipped), tuple(keys))
+
+
+IDENTIFIER_TYPES: frozenset[str] = frozenset({"identifier", "email"})
+"""Entity types another memory of the same batch is searched for (see :func:`shared_identifiers`)."""
+
+
+def shared_identifiers(batch: Sequence[Prepared], extractions: Sequence[Extraction]) -> list[Extraction]:
+    """Each extraction plus the identifiers other memories of the batch name that its text holds.
+
+    The extractor finds the tenant's known entities again in a new text ("TP 1351 is delayed"
+    after "Booked flight TP 1351" was written), but the memories of one batch are extracted
+    before any of them is known: a flight number read with its cue word ("flight TP 1351") in
+    one turn was missed in the next turn of the same batch. Only identifiers and emails are
+    added (what the links channel follows between memories), as plain mentions, never relations.
+    """
+    found = {e.key: e for ex in extractions for e in ex.entities if e.type in IDENTIFIER_TYPES}
+    if not found:
+        return list(extractions)
+    index = KnownEntities((k, e.name) for k, e in found.items())
+    out: list[Extraction] = []
+    for p, ex in zip(batch, extractions, strict=True):
+        have = {e.key for e in ex.entities}
+        extra = tuple(
+            EntityMention(key=found[m.key].key, name=found[m.key].name, type=found[m.key].type)
+            for m in index.find(p.text)
+            if m.key not in have and m.key in found
+        )
+        out.append(ex.merge(Extraction(entities=extra)) if extra else ex)
+    return out
 
 
 def write_batch(
@@ -337,4 +371,6 @@ def _existing(executor: Executor, graph: str, ids: list[str]) -> set[str]:
     return {str(r["id"]) for r in rows}
 
 
-__all__ = ["InputError", "WriteOutcome", "chains", "given_extraction", "write_batch", "write_batches"]
+__all__ = [
+    "InputError", "WriteOutcome", "chains", "given_extraction", "shared_identifiers", "write_batch", "write_batches",
+]  # fmt: skip

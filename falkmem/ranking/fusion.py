@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -167,34 +167,37 @@ def fuse_scores(
     *,
     similarity: Mapping[str, float] | None = None,
     weights: Mapping[str, float] | None = None,
-    absolute: Collection[str] = (),
+    units: Mapping[str, float] | None = None,
     guard: bool = True,
 ) -> list[Fused]:
-    """Score-level fusion: the dense similarity, plus what keyword and graph evidence add.
+    """Score-level fusion on absolute scales: the cosine similarity plus what each other channel's
+    evidence adds.
 
-    ``score(d) = sim'(d) + sum over other channels c of w_c * s_c(d) / max s_c``
-    (``/ max s_c`` left out for the channels in ``absolute``)
+    ``score(d) = sim(d) + sum over other channels c of w_c * s_c(d) / unit_c``
 
-    - ``sim'`` is the cosine similarity min-max scaled over *every* candidate (best = 1). The
-      ``vector`` channel's candidates carry their similarity as score; ``similarity`` gives
-      it for candidates another channel found (the graph channel computes it); a candidate
-      with neither (found by keyword only) counts as the weakest vector hit.
-    - every other channel's score is divided by its best score (best = 1, absent = 0), so a
-      weight says how much that channel's top evidence is worth against the dense range;
-      except the ``absolute`` channels, whose scores are calibrated already and are used as
-      they are (the graph channel: a memory reached weakly stays weak even when nothing
-      stronger was reached, instead of being scaled up to "best").
-    - ``guard``: a memory that the vector and the keyword channel both rank first is put
-      first, whatever the others add: evidence two channels agree on is never buried.
+    - ``sim`` is the cosine similarity itself, not rescaled per query: the ``vector`` channel's
+      candidates carry it as their score, ``similarity`` gives it for candidates another channel
+      found (the graph and links channels compute it), and a candidate with neither (found by
+      keyword only) counts as the weakest vector hit.
+    - ``s_c / unit_c`` is a channel's score in its own absolute unit (absent = 0): the keyword
+      channel's BM25 divided by the query's idf mass (``retrieval/keyword.py``: a memory that
+      holds every searched term once scores about 1, for a two-word question and a twenty-word
+      one alike); the graph and links scores are calibrated already (unit 1).
+    - ``guard``: a memory that the vector and the keyword channel both rank first is put first,
+      whatever the others add: evidence two channels agree on is never buried.
 
-    Unlike rank fusion, a channel's weak hits add little (a graph hit reached through one
-    common entity cannot outrank what the dense and keyword channels agree on).
+    No scale is stretched per query (the old fusion scaled the similarities to [0, 1] and BM25 to
+    its best hit), so a channel counts as much as its evidence holds: the best BM25 hit of a
+    question whose rare words all match counts fully; the best hit of a question it matches
+    poorly counts little, instead of always as much as the best vector hit. Chosen over rank
+    fusion, z-scores and a learned combination by leave-one-dataset-out on every dev set
+    (``benchmarks/RESULTS.md``).
 
     Args:
         channels: ``{channel name: candidates}``; ``vector`` holds cosine similarities.
         similarity: cosine similarity of candidates outside the vector channel.
         weights: per-channel weights of the non-vector channels (default 1.0 each).
-        absolute: channels whose scores are used without dividing by their best.
+        units: per-channel unit the score is divided by (default 1.0; a unit <= 0 counts as 1).
         guard: put the vector+keyword consensus first.
 
     Returns:
@@ -210,22 +213,15 @@ def fuse_scores(
     for i, sim in (similarity or {}).items():
         sims.setdefault(i, sim)
     ids = set().union(*best.values()) if best else set()
-    floor = min(sims.values(), default=0.0) if not vec else min(h.score for h in vec.values())
-    dense = {i: sims.get(i, floor) for i in ids}
-    low, high = min(dense.values(), default=0.0), max(dense.values(), default=0.0)
-    span = high - low
-    contribution: dict[str, dict[str, float]] = {
-        "vector": {i: (v - low) / span if span > 0 else 1.0 for i, v in dense.items()}
-    }
+    floor = min((h.score for h in vec.values()), default=min(sims.values(), default=0.0))
+    contribution: dict[str, dict[str, float]] = {"vector": {i: sims.get(i, floor) for i in ids}}
     for name, hits in best.items():
         if name == "vector":
             continue
-        if name in absolute:
-            contribution[name] = {i: max(h.score, 0.0) for i, h in hits.items()}
-            continue
-        top = max((h.score for h in hits.values()), default=0.0)
-        contribution[name] = {i: h.score / top if top > 0 else 0.0 for i, h in hits.items()}
-    fused = _fuse({**channels, "vector": channels.get("vector", [])}, checked, contribution, ids)
+        unit = (units or {}).get(name, 1.0)
+        unit = unit if unit > 0 and math.isfinite(unit) else 1.0
+        contribution[name] = {i: max(h.score, 0.0) / unit for i, h in hits.items()}
+    fused = _fuse({**channels, "vector": channels.get("vector", [])}, {**checked, "vector": 1.0}, contribution, ids)
     if guard:
         first = {
             name: min(hits.values(), key=lambda h: (h.rank, h.id)).id for name, hits in best.items() if hits

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..keyword import stats as term_stats
@@ -12,6 +13,21 @@ from ..storage.executor import Executor
 from .filters import Filters
 
 clear_term_stats = term_stats.clear
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordHits:
+    """The keyword channel's winners and what they are measured against.
+
+    Attributes:
+        hits: (row, BM25 score), best first.
+        mass: the sum of the searched terms' idf: what a memory holding each term once, at the
+            average length, scores. Fusion divides by it, so a score means the same for a
+            two-word question and a twenty-word one (0 when nothing was searched).
+    """
+
+    hits: list[tuple[dict[str, Any], float]] = field(default_factory=list)
+    mass: float = 0.0
 
 
 def keyword_search(
@@ -29,8 +45,9 @@ def keyword_search(
     k1: float = 1.2,
     b: float = 0.75,
     filters: Filters | None = None,
-) -> list[tuple[dict[str, Any], float]]:
-    """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first.
+) -> KeywordHits:
+    """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first, and
+    the searched terms' idf mass.
 
     User text is sanitised into alphanumeric terms (the full-text syntax is live: ``-``,
     ``@``, ``*``, quotes and parentheses change the meaning or fail); terms with the same
@@ -41,7 +58,7 @@ def keyword_search(
     tenant's document frequencies ranks them on the stem counts each artifact stores. Each
     artifact is indexed with its attribution (speaker, user), so questions that name people
     match. Only the ``full`` best rows (all by default) carry every property; the others
-    carry ``id`` and ``valid_at`` (``storage/rows.py::is_whole``).
+    carry ``id``, ``valid_at``, ``speaker`` and ``session_id`` (``storage/rows.py::is_whole``).
 
     One round trip (``retrieve/keyword_search``) counts the terms whose frequency is not
     cached, cuts, fetches, ranks and returns the rows of the ``k`` winners: no candidate text
@@ -53,7 +70,7 @@ def keyword_search(
     """
     wanted = query_terms(text)
     if not wanted:  # nothing searchable: only stopwords, punctuation or query syntax
-        return []
+        return KeywordHits()
     by_stem: dict[str, str] = {}
     for term, stemmed in zip(wanted, stem_all(wanted), strict=True):
         by_stem.setdefault(stemmed, term)
@@ -65,7 +82,7 @@ def keyword_search(
     gen, snapshot, known = term_stats.lookup(executor, graph, terms)
     out = _search(executor, graph, by_stem, known, fixed)
     if out is None:
-        return []
+        return KeywordHits()
     if (
         known
         and snapshot is not None
@@ -75,12 +92,12 @@ def keyword_search(
         known = {}
         out = _search(executor, graph, by_stem, known, fixed)
         if out is None:
-            return []
+            return KeywordHits()
     df = {str(s["term"]): int(s["df"]) for s in out["stats"]}
     term_stats.store(
         executor, graph, gen, term_stats.TermStats(int(out["n_docs"]), float(out["n_tokens"])), df
     )
-    return [(h["a"], float(h["score"])) for h in out["hits"] or []]
+    return KeywordHits([(h["a"], float(h["score"])) for h in out["hits"] or []], float(out["mass"] or 0.0))
 
 
 def _search(

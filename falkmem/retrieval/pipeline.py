@@ -5,9 +5,10 @@ channels do the I/O. Every stage's candidates and time are kept for ``explain``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..embedding.base import embed_checked
@@ -16,21 +17,29 @@ from ..evolution.recency import recency_weighted
 from ..models import Hit
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse_scores, rrf
+from ..ranking.leanings import DAY, Leanings, QuestionLeanings, lean
 from ..ranking.rerank import NoReranker, rerank
 from ..routing.router import Plan, RouterConfig
+from ..routing.who import ASSISTANT_ROLES, USER_ROLES
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row, is_whole, rows_by_id
 from .filters import Filters
 from .graph import expand, seed_weights
 from .keyword import keyword_search
+from .links import link_search
 from .vector import fetch_size, vector_search
 
 if TYPE_CHECKING:
     from ..engine import Engine
 
 RouteArg = Literal["auto", "vector", "hybrid"]
-CHANNELS = frozenset({"vector", "keyword", "graph"})
+CHANNELS = frozenset({"vector", "keyword", "graph", "links"})
+ROLES: dict[str, str] = {**dict.fromkeys(USER_ROLES, "user"), **dict.fromkeys(ASSISTANT_ROLES, "assistant")}
+"""Speaker values of a user/assistant chat (case-folded) → the role the role leaning compares."""
+LINKS_REFERENCE_RANK = 10
+"""A links seed weighs how far its fused score stands above the 10th's (the field a search
+returns): a clear first hit leads to its neighbours, a first among equals barely."""
 
 
 @dataclass
@@ -47,6 +56,8 @@ class Retrieval:
     paths: dict[str, tuple[tuple[tuple[str, str, str], ...], ...]] = field(default_factory=dict)
     via: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Graph hits: the bridge entities each was reached through."""
+    linked: dict[str, str] = field(default_factory=dict)
+    """Links hits: the seed id (a turn link) or the identifier name each was reached through."""
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -66,9 +77,7 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
 
-def _timed(
-    fn: Callable[..., list[tuple[dict[str, Any], float]]], *args: Any, **kwargs: Any
-) -> tuple[list[tuple[dict[str, Any], float]], float]:
+def _timed[T](fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
     t = time.perf_counter()
     return fn(*args, **kwargs), _ms(t)
 
@@ -78,6 +87,35 @@ def _keep(rows: dict[str, dict[str, Any]], row: dict[str, Any]) -> None:
     have = rows.get(row["id"])
     if have is None or (not is_whole(have) and is_whole(row)):
         rows[row["id"]] = row
+
+
+def question_leanings(plan: Plan) -> QuestionLeanings:
+    """What the router read from a question, in the form the leanings take (epoch-second window
+    with its slack: a day before, two days after)."""
+    window = None
+    if plan.time is not None:
+        start = plan.time.start.replace(tzinfo=UTC).timestamp() - DAY
+        end = plan.time.end.replace(tzinfo=UTC).timestamp() + 2 * DAY
+        window = (start, end)
+    return QuestionLeanings(
+        speakers=frozenset(key for key, _ in plan.entities), role=plan.role, window=window,
+        explicit=plan.time is not None and plan.time.explicit, order=plan.order,
+    )  # fmt: skip
+
+
+def link_seeds(
+    first: Sequence[Fused], rows: Mapping[str, Mapping[str, Any]], *, n: int, hybrid: bool
+) -> list[tuple[str, float]]:
+    """The first ``n`` fused memories with how far each stands above the field (the score at
+    :data:`LINKS_REFERENCE_RANK`), when the links channel can reach anything from them: one of
+    them is a turn of a session (NEXT), or the route is hybrid (shared identifiers)."""
+    if not first:
+        return []
+    ref = first[min(LINKS_REFERENCE_RANK, len(first) - 1)].score
+    top = [(f.id, f.score - ref) for f in first[:n] if f.score > ref]
+    if not hybrid and not any((rows.get(i) or {}).get("session_id") for i, _ in top):
+        return []
+    return top
 
 
 def _fill(
@@ -119,7 +157,7 @@ def retrieve(
     s = engine.settings
     if route not in ("auto", "vector", "hybrid"):
         raise InputError("route", "must be 'auto', 'vector' or 'hybrid'")
-    wanted = set(channels) if channels is not None else {"vector", "keyword", "graph"}
+    wanted = set(channels) if channels is not None else set(CHANNELS)
     if not wanted or not wanted <= CHANNELS:
         raise InputError("channels", f"must be a non-empty subset of {sorted(CHANNELS)}")
     if not s.keyword_channel and channels is None:
@@ -138,7 +176,8 @@ def retrieve(
     meta = engine.store.meta(tenant_id)
 
     t = time.perf_counter()
-    plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route)
+    asked = datetime.fromtimestamp(now, UTC).replace(tzinfo=None) if now is not None else None
+    plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=asked)
     timings["route"] = _ms(t)
     pool = k
     outcome = engine.reranker()
@@ -158,61 +197,97 @@ def retrieve(
             candidates=max(s.keyword_candidates, fetch_k), full=full, as_of=as_of, filters=filters,
         )  # fmt: skip
     graph_on = plan.route == "hybrid" and "graph" in wanted
+    links_on = (
+        route != "vector" and "links" in wanted and s.links_seeds > 0 and s.links_weight > 0
+        and (s.links_window > 0 or s.links_rare_mentions >= 2)
+    )  # fmt: skip
     vec: list[tuple[dict[str, Any], float]] = []
     qvec: VectorParam | None = None
-    if "vector" in wanted or graph_on:  # a keyword-only search embeds nothing
+    if "vector" in wanted or graph_on or links_on:  # a keyword-only search embeds nothing
         if vector is None:
             t = time.perf_counter()
             [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
             timings["embed"] = _ms(t)
         t = time.perf_counter()
-        qvec = vector_param(vector)  # formatted once for the vector and the graph query
-        # All fetch_k neighbours: fusion scales similarities over them, the graph seeds from them.
+        qvec = vector_param(vector)  # formatted once for the vector, graph and links queries
+        # All fetch_k neighbours: fusion takes the weakest as the floor, the graph seeds from them.
         # Under a filter only `pool` must pass (asking for fetch_k would make the channel select
         # through the graph or grow its fetch whenever fewer than fetch_k match).
         want = pool if filters is not None and filters.active else fetch_k
         vec = vector_search(ex, graph, qvec, k=want, fetch_k=fetch_k, full=full, as_of=as_of, filters=filters)
         timings["vector"] = _ms(t)
     similarity: dict[str, float] = {}
-    if graph_on and qvec is not None:  # (graph_on implies the query was embedded above)
-        t = time.perf_counter()
+    graph_job = None
+    if graph_on and qvec is not None:  # runs beside the keyword wait and the links query
         top = vec[: s.graph_seed_k]
         weights = seed_weights([sim for _, sim in top], temperature=s.graph_seed_temperature)
-        reached = expand(
-            ex, graph, qvec,
+        graph_job = _POOL.submit(
+            _timed, expand, ex, graph, qvec,
             seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
             named=[key for key, _ in plan.entities], named_weight=s.graph_named_weight, max_score=s.graph_max_score, max_mentions=s.graph_max_mentions,
             per_entity=s.graph_per_entity, head_weight=s.graph_head_weight, tail_weight=s.graph_tail_weight, max_hops=plan.max_hops,
             hop_weight=s.graph_hop_weight, limit=max(s.graph_limit, pool), as_of=as_of, filters=filters,
         )  # fmt: skip
-        timings["graph"] = _ms(t)
-        lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
-        for h in reached:
-            _keep(rows, h.row)
-            similarity[h.row["id"]] = h.sim
-            out.paths[h.row["id"]] = h.paths
-            out.via[h.row["id"]] = h.via
     if "vector" in wanted:
         lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(vec)]
         for a, _ in vec:
             _keep(rows, a)
-    else:  # the graph ran on the vector channel's neighbours; their similarity still counts
-        similarity.update({a["id"]: sim for a, sim in vec if a["id"] in similarity})
+    mass = 0.0
     if keyword_job is not None:
         kw, timings["keyword"] = keyword_job.result()
-        lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw)]
-        for a, _ in kw:
+        mass = kw.mass
+        lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
+        for a, _ in kw.hits:
             _keep(rows, a)
+    question = question_leanings(plan)
+    lean_weights = Leanings(
+        speaker=s.speaker_weight, role=s.role_weight, asks=s.asks_penalty, time=s.time_weight,
+        time_explicit=s.time_weight_explicit, order=s.order_weight,
+    )  # fmt: skip
+
+    def fused_now(extra: Mapping[str, float]) -> list[Fused]:
+        weights = {"keyword": s.keyword_weight, "graph": s.graph_weight, "links": s.links_weight}
+        if s.fusion == "rrf":
+            return rrf(lists, k=s.rrf_k, weights=weights)
+        found = fuse_scores(lists, similarity={**similarity, **extra}, weights=weights,
+                            units={"keyword": mass}, guard=s.fusion_guard)  # fmt: skip
+        return lean(found, rows, question, lean_weights, roles=ROLES)
+
+    if links_on and qvec is not None:
+        t = time.perf_counter()
+        first = fused_now({})
+        seeds = link_seeds(first, rows, n=s.links_seeds, hybrid=plan.route == "hybrid")
+        if seeds:
+            linked = link_search(
+                ex, graph, qvec, seeds=seeds, window=s.links_window, decay=s.links_decay,
+                rare_max=s.links_rare_mentions, as_of=as_of, filters=filters,
+            )  # fmt: skip
+            lists["links"] = [Candidate(h.row["id"], h.weight, "links", i + 1) for i, h in enumerate(linked)]
+            for link in linked:
+                _keep(rows, link.row)
+                similarity.setdefault(link.row["id"], link.sim)
+                out.linked[link.row["id"]] = link.via
+            if linked:
+                plan = plan.model_copy(update={
+                    "links": True, "route": "hybrid",
+                    "rule": plan.rule + ("" if plan.route == "hybrid" else "; its first memories link to others"),
+                })  # fmt: skip
+                out.plan = plan
+        timings["links"] = _ms(t)
+    if graph_job is not None:
+        reached, timings["graph"] = graph_job.result()
+        lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
+        for h in reached:
+            _keep(rows, h.row)
+            similarity.setdefault(h.row["id"], h.sim)
+            out.paths[h.row["id"]] = h.paths
+            out.via[h.row["id"]] = h.via
+    if "vector" not in wanted:  # the graph ran on the vector channel's neighbours; their similarity still counts
+        similarity.update({a["id"]: sim for a, sim in vec if a["id"] in similarity})
     out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in lists.items()}
 
     t = time.perf_counter()
-    if s.fusion == "rrf":
-        out.fused = rrf(lists, k=s.rrf_k, weights={"keyword": s.keyword_weight, "graph": s.graph_weight})
-    else:
-        out.fused = fuse_scores(
-            lists, similarity=similarity, weights={"keyword": s.keyword_weight, "graph": s.graph_weight},
-            absolute={"graph"}, guard=s.fusion_guard,
-        )  # fmt: skip
+    out.fused = fused_now({})
     timings["fuse"] = _ms(t)
 
     t = time.perf_counter()

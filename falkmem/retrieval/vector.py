@@ -44,7 +44,8 @@ def vector_search(
     active ones.
 
     Only the ``full`` nearest rows (all by default) carry every property; the others carry
-    ``id`` and ``valid_at`` (``storage/rows.py::is_whole``).
+    ``id``, ``valid_at``, ``speaker`` and ``session_id`` (what fusion and the leanings read;
+    ``storage/rows.py::is_whole``).
 
     ``filters`` apply inside the query. The index filters after its kNN step, so when a
     selective filter leaves fewer than ``k`` of the ``fetch_k`` neighbours, the artifacts that

@@ -1,13 +1,22 @@
-"""The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O of its own)."""
+"""The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O of its own).
+
+Besides the route, the plan reads what retrieval leans on: the time the question names
+(``when.py``), whether it asks for the latest or the earliest state, and who it is about
+(``who.py``: the asker, or the assistant; a named speaker is among its entities).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..extraction.known import KnownEntities
+from .when import Order, TimeRef, find_order, find_time
+from .who import Role, asker_role
 
 Route = Literal["vector", "hybrid"]
 
@@ -55,6 +64,18 @@ class Plan(BaseModel):
     forced: bool = False
     """True when the caller chose the route (``route="vector"|"hybrid"``)."""
     max_hops: int = 2
+    followable: tuple[str, ...] = ()
+    """Keys of the named entities the graph walk can follow (not hubs: named by at most the hub
+    guard's number of memories); the entity rule counts these."""
+    time: TimeRef | None = None
+    """The window the question's time expression names (``when.find_time``), if any."""
+    order: Order | None = None
+    """``latest`` ("current", "most recently") or ``earliest`` ("first", "originally")."""
+    role: Role | None = None
+    """Who the question is about when it names no one: ``user`` (first person) or ``assistant``."""
+    links: bool = False
+    """Whether the links channel ran (set by the search: its first memories were session turns or
+    named identifiers shared with other memories; turn order and shared identifiers)."""
 
     @property
     def n_entities(self) -> int:
@@ -75,19 +96,31 @@ def plan_query(
     config: RouterConfig,
     *,
     force: Route | None = None,
+    now: datetime | None = None,
+    mentions: Mapping[str, int] | None = None,
+    max_mentions: int | None = None,
 ) -> Plan:
     """Route one query.
 
     Entities are looked up as n-grams of the query against the tenant's entity keys (a dict
-    lookup per n-gram: no scan), case- and punctuation-insensitive.
+    lookup per n-gram: no scan), case- and punctuation-insensitive. With ``mentions`` (key →
+    how many memories name it) and ``max_mentions`` (the graph's hub guard), only the named
+    entities the graph can follow count for the entity rule: a speaker of a chat is named by
+    hundreds of turns and leads nowhere. ``now`` (naive UTC; default: the clock) is when the
+    question is asked, for its relative dates.
     """
     matches = known.find(text)
     entities = tuple(dict.fromkeys((m.key, m.name) for m in matches))
+    followable = tuple(
+        key for key, _ in entities
+        if mentions is None or max_mentions is None or mentions.get(key, 0) <= max_mentions
+    )  # fmt: skip
     cues = find_cues(text)
-    n = len(entities)
+    time, order, role = find_time(text, now), find_order(text), asker_role(text)
+    n = len(followable)
     if force is not None:
-        return Plan(route=force, entities=entities, cues=cues, rule=f"forced: route={force}",
-                    forced=True, max_hops=config.max_hops)  # fmt: skip
+        return Plan(route=force, entities=entities, cues=cues, rule=f"forced: route={force}", forced=True,
+                    max_hops=config.max_hops, followable=followable, time=time, order=order, role=role)  # fmt: skip
     t = config.entity_threshold
     if config.require_cue:
         hybrid = n >= t and bool(cues)
@@ -100,6 +133,6 @@ def plan_query(
         hybrid = False
         rule = f"entities {n} < {t}" + ("" if n == 0 or cues else " and no relational cue")
         if n == 0:
-            rule = "no known entity named"
+            rule = "no followable entity named" if entities else "no known entity named"
     return Plan(route="hybrid" if hybrid else "vector", entities=entities, cues=cues, rule=rule,
-                max_hops=config.max_hops)  # fmt: skip
+                max_hops=config.max_hops, followable=followable, time=time, order=order, role=role)  # fmt: skip

@@ -106,21 +106,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )  # fmt: skip
 
-_LATEST = re.compile(
-    r"\b(?:latest|most\s+recent(?:ly)?|newest|current(?:ly)?|now|these\s+days|anymore|still|"
-    r"last\s+time|so\s+far|to\s+date|up\s+to\s+now|updated?)\b",
-    re.IGNORECASE,
-)
-_EARLIEST = re.compile(
-    r"\b(?:first|initially|originally|earliest|at\s+first|in\s+the\s+beginning|used\s+to|previous(?:ly)?|"
-    r"before\s+(?:I|we|my|our)\b)",
-    re.IGNORECASE,
-)
+_LATEST = re.compile(r"\b(?:latest|most\s+recent(?:ly)?|newest|current(?:ly)?|now|updated?)\b", re.IGNORECASE)
+_EARLIEST = re.compile(r"\b(?:first|initially|originally|earliest|at\s+first|in\s+the\s+beginning)\b", re.IGNORECASE)
 
 
 def find_order(text: str) -> Order | None:
     """Whether the query asks for the latest state ("current", "most recently", "now") or the
-    earliest ("first", "originally", "previous"); None when neither or both.
+    earliest ("first", "originally"); None when neither or both. ("Previous" is not a cue: "our
+    previous conversation" names a past chat, not the older of two values.)
 
     Example:
         >>> find_order("What is my current highest score in Ticket to Ride?")

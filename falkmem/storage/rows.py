@@ -25,7 +25,7 @@ def rows_by_id(executor: Executor, graph: str, ids: Sequence[str]) -> dict[str, 
 
 
 def is_whole(a: dict[str, Any]) -> bool:
-    """True for an ``a {.id, .text, ...}`` projection; False for a channel's ``{id, valid_at}``
+    """True for an ``a {.id, .text, ...}`` projection; False for a channel's ``{id, valid_at, ...}``
     row of a candidate ranked past the ones it projects whole (see ``retrieve/vector_search``)."""
     return "text" in a
 

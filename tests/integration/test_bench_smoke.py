@@ -71,7 +71,8 @@ def test_real_sweep_pools_tenants_reports_sessions_and_reuses(tmp_path: Path) ->
     report = BenchReport.model_validate(json.loads(out.read_text()))
     assert [s.system for s in report.systems] == ["vector-only", "keyword-only", "vector route (vector+keyword)",
                                                   "default (settings)", "default hops=2", "always-hybrid hops=1",
-                                                  "rank fusion (RRF)"]  # fmt: skip
+                                                  "rank fusion (RRF)", "default without links",
+                                                  "default without leanings"]  # fmt: skip
     for s in report.systems:
         assert (s.tenant, s.tenants, s.questions) == ("longmemeval", 2, 2)
         assert set(s.session_recall) == {"@2", "@5", "@10"}

@@ -15,7 +15,7 @@ from falkmem.retrieval.keyword import keyword_search
 
 def _kw(tenant: Tenant, text: str, *, k: int = 10, as_of: float | None = None) -> list[tuple[str, float]]:
     eng = tenant._engine
-    hits = keyword_search(eng.store.executor, tenant.graph, text, k=k, candidates=100, as_of=as_of)
+    hits = keyword_search(eng.store.executor, tenant.graph, text, k=k, candidates=100, as_of=as_of).hits
     return [(str(row["id"]), score) for row, score in hits]
 
 

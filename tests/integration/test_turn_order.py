@@ -4,6 +4,8 @@ import carry the links, and an older export is linked on import."""
 
 from __future__ import annotations
 
+import itertools
+
 from falkmem import Memory, Tenant
 from falkmem.storage.cypher import query
 from tests.helpers import test_query
@@ -17,7 +19,7 @@ def _order(tenant: Tenant) -> tuple[set[tuple[str, str]], dict[str, str]]:
 
 
 def _chain(*ids: str) -> set[tuple[str, str]]:
-    return set(zip(ids, ids[1:], strict=False))
+    return set(itertools.pairwise(ids))
 
 
 def test_turns_are_linked_in_the_order_written(tenant: Tenant) -> None:

@@ -93,23 +93,34 @@ def vec(*pairs: tuple[str, float]) -> list[Candidate]:
     return [Candidate(i, sim, "vector", n + 1) for n, (i, sim) in enumerate(pairs)]
 
 
-def test_score_fusion_is_dense_plus_weighted_evidence() -> None:
+def test_score_fusion_is_similarity_plus_weighted_evidence_on_absolute_scales() -> None:
     channels = {
         "vector": vec(("a", 0.9), ("b", 0.5), ("c", 0.1)),
         "keyword": [Candidate("b", 12.0, "keyword", 1), Candidate("d", 6.0, "keyword", 2)],
         "graph": [Candidate("e", 4.0, "graph", 1)],
     }
     fused = {
-        f.id: f for f in fuse_scores(channels, similarity={"e": 0.5}, weights={"keyword": 0.5, "graph": 1.0})
+        f.id: f
+        for f in fuse_scores(
+            channels, similarity={"e": 0.5}, weights={"keyword": 0.5, "graph": 0.25}, units={"keyword": 24.0}
+        )
     }
-    assert fused["a"].score == pytest.approx(1.0)  # best similarity, nothing else
-    assert fused["b"].score == pytest.approx(0.5 + 0.5)  # (0.5-0.1)/0.8 + 0.5 * 12/12
-    assert fused["d"].score == pytest.approx(0.0 + 0.25)  # keyword only: counts as the weakest vector hit
-    assert fused["e"].score == pytest.approx(0.5 + 1.0)  # its own similarity + the graph's best
-    assert dict(fused["e"].ranks) == {"graph": 1} and dict(fused["b"].scores) == {
-        "vector": 0.5,
-        "keyword": 12.0,
-    }
+    assert fused["a"].score == pytest.approx(0.9)  # its similarity, nothing else
+    assert fused["b"].score == pytest.approx(0.5 + 0.5 * 12 / 24)  # BM25 per unit of the query's idf mass
+    assert fused["d"].score == pytest.approx(0.1 + 0.5 * 6 / 24)  # keyword only: the weakest vector hit's similarity
+    assert fused["e"].score == pytest.approx(0.5 + 0.25 * 4.0)  # its own similarity + the graph score as it is
+    assert dict(fused["e"].ranks) == {"graph": 1} and dict(fused["b"].scores) == {"vector": 0.5, "keyword": 12.0}
+
+
+def test_a_channel_counts_what_its_evidence_holds_not_its_rank() -> None:
+    # the same BM25 winner is worth less for a question it matches poorly (a large idf mass):
+    # nothing is stretched to "best = 1" per query
+    channels = {"vector": vec(("a", 0.6), ("b", 0.5)), "keyword": [Candidate("b", 3.0, "keyword", 1)]}
+    strong = fuse_scores(channels, weights={"keyword": 0.5}, units={"keyword": 3.0})
+    weak = fuse_scores(channels, weights={"keyword": 0.5}, units={"keyword": 30.0})
+    assert next(f.id for f in strong) == "b" and next(f.id for f in weak) == "a"
+    bad = fuse_scores(channels, weights={"keyword": 0.5}, units={"keyword": 0.0})  # no unit: taken as 1
+    assert {f.id: f.score for f in bad}["b"] == pytest.approx(0.5 + 1.5)
 
 
 def test_graph_evidence_cannot_bury_what_vector_and_keyword_agree_on() -> None:
@@ -129,14 +140,14 @@ def test_graph_evidence_cannot_bury_what_vector_and_keyword_agree_on() -> None:
 
 
 def test_weak_graph_hits_add_little() -> None:
-    # rank fusion would give the graph's 5th hit as much as any channel's 5th; score fusion
-    # gives it what its score is worth against the graph's best
+    # rank fusion would give the graph's 2nd hit as much as any channel's 2nd; score fusion
+    # gives it what its score is worth
     channels = {
         "vector": vec(("a", 0.9), ("b", 0.3)),
         "graph": [Candidate("g1", 10.0, "graph", 1), Candidate("g2", 0.1, "graph", 2)],
     }
     fused = {f.id: f.score for f in fuse_scores(channels, similarity={"g1": 0.3, "g2": 0.3})}
-    assert fused["g2"] == pytest.approx(0.01) and fused["a"] > fused["g2"]
+    assert fused["g2"] == pytest.approx(0.4) and fused["a"] > fused["g2"]
 
 
 channel_names = st.sampled_from(["vector", "graph", "keyword", "extra"])
@@ -180,12 +191,3 @@ def test_fusion_is_deterministic_under_permutation(channels: dict[str, list[Cand
         keys = [(-f.score, f.best_rank, f.id) for f in first]
         assert keys == sorted(keys)
         assert len({f.id for f in first}) == len(first)
-
-
-def test_absolute_channels_are_not_scaled_up_to_best() -> None:
-    # a weak graph hit stays weak when nothing stronger was reached
-    channels = {"vector": vec(("a", 0.9), ("b", 0.1)), "graph": [Candidate("g", 0.05, "graph", 1)]}
-    scaled = {f.id: f.score for f in fuse_scores(channels, similarity={"g": 0.1})}
-    kept = {f.id: f.score for f in fuse_scores(channels, similarity={"g": 0.1}, absolute={"graph"})}
-    assert scaled["g"] == pytest.approx(1.0) and kept["g"] == pytest.approx(0.05)
-    assert next(f.id for f in fuse_scores(channels, similarity={"g": 0.1}, absolute={"graph"})) == "a"
