@@ -1,7 +1,8 @@
 """``python -m benchmarks run ...``: load a dataset, run the sweep, print the table, write JSON and PNG;
 ``python -m benchmarks compare OLD.json NEW.json``: two runs question by question (see compare.py);
 ``python -m benchmarks table REPORT.json``: the markdown tables of a report again;
-``python -m benchmarks context --dataset D --out X.json``: answer-in-context per budget (see context_eval.py).
+``python -m benchmarks context --dataset D --out X.json``: answer-in-context per budget (see context_eval.py);
+``python -m benchmarks fusion dump|lodo``: fusion schemes by leave-one-dataset-out (see fusion.py).
 
 Exit codes of ``run``: 0 done, 2 the dataset is missing or malformed (the message names the path)
 or an option is invalid, 1 any other failure.
@@ -23,7 +24,7 @@ for _var, _value in (
 ):
     os.environ.setdefault(_var, _value)
 
-from . import compare, context_eval, datasets  # noqa: E402
+from . import compare, context_eval, datasets, fusion  # noqa: E402
 from .report import write  # noqa: E402
 from .runner import RunConfig, run  # noqa: E402
 from .systems import SWEEPS, systems  # noqa: E402
@@ -89,6 +90,7 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("table", help="print the markdown tables of a JSON report (e.g. for RESULTS.md)")
     t.add_argument("report", type=Path)
     context_eval.add_parsers(sub)
+    fusion.add_parsers(sub)
     return p
 
 
@@ -99,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return compare.main(args)
     if args.command in ("context", "context-report"):
         return context_eval.main(args, argv)
+    if args.command == "fusion":
+        return fusion.main(args)
     if args.command == "table":
         try:
             sys.stdout.write(render(compare.load(args.report, questions=False)))

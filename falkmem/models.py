@@ -198,6 +198,12 @@ class Explain(BaseModel):
     """How far it went (0 on the vector route or when it reached nothing): where the chain stopped."""
     via: dict[str, list[str]] = Field(default_factory=dict)
     """For graph hits: the bridge entities (named by the first vector hits) they were reached through."""
+    linked: dict[str, str] = Field(default_factory=dict)
+    """For links hits: the seed id (a turn before or after it) or the shared identifier's name."""
+    units: dict[str, float] = Field(default_factory=dict)
+    """What fusion divided a channel's scores by (``keyword``: the question's idf mass)."""
+    similarity: dict[str, float] = Field(default_factory=dict)
+    """Cosine similarity to the question of the graph and links candidates (fusion adds it)."""
 
 
 # --- memory that evolves ----------------------------------------------------------------------

@@ -118,7 +118,7 @@ def lean(
     Args:
         fused: the fused candidates.
         rows: their projected rows by id (``speaker``, ``valid_at``; ``text`` when whole: the
-            asks leaning reads only whole rows).
+            asks leaning reads only whole rows, or an ``asks`` flag computed before).
         question: what the question leans on.
         weights: how much each leaning weighs.
         roles: speaker value (case-folded) → role, for the role leaning (``routing/who.py``).
@@ -134,8 +134,7 @@ def lean(
             adds[f.id] += weights.speaker
         if weights.role and question.role and keys and (roles or {}).get(keys[0]) == question.role:
             adds[f.id] += weights.role
-        text = row.get("text")
-        if weights.asks and isinstance(text, str) and asks_only(text):
+        if weights.asks and (row["asks"] if "asks" in row else isinstance(t := row.get("text"), str) and asks_only(t)):
             adds[f.id] -= weights.asks
         at = row.get("valid_at")
         if question.window is not None and isinstance(at, int | float):

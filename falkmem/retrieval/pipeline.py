@@ -58,6 +58,14 @@ class Retrieval:
     """Graph hits: the bridge entities each was reached through."""
     linked: dict[str, str] = field(default_factory=dict)
     """Links hits: the seed id (a turn link) or the identifier name each was reached through."""
+    similarity: dict[str, float] = field(default_factory=dict)
+    """Cosine similarity of the graph and links candidates (the vector channel's carry their own)."""
+    units: dict[str, float] = field(default_factory=dict)
+    """What a channel's score was divided by in fusion (``keyword``: the query's idf mass)."""
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Every candidate's projected row (whole, or ``{id, valid_at, speaker, session_id}``)."""
+    question: QuestionLeanings | None = None
+    """What the question leaned on (the leanings' input)."""
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -285,6 +293,7 @@ def retrieve(
     if "vector" not in wanted:  # the graph ran on the vector channel's neighbours; their similarity still counts
         similarity.update({a["id"]: sim for a, sim in vec if a["id"] in similarity})
     out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in lists.items()}
+    out.similarity, out.units, out.rows, out.question = dict(similarity), {"keyword": mass}, rows, question
 
     t = time.perf_counter()
     out.fused = fused_now({})

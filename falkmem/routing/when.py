@@ -102,7 +102,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("past", r"\b(?:in\s+|over\s+|during\s+)?(?:the\s+)?(?:past|last|previous)\s+" + _COUNT + r"\s+" + _UNIT + r"\b"),
         ("last_unit", r"\b(?P<which>last|this|previous|past)\s+(?P<unit>week|weekend|month|year)\b"),
         ("weekday", r"\b(?P<which>last|this|on|past)\s+" + _WEEKDAY_FULL + r"\b"),
-        ("recent", r"\b(?:recently|lately|these\s+days)\b"),
+        ("recent", r"(?<!most )\b(?:recently|lately|these\s+days)\b"),  # "most recently" asks for an order
     )
 )  # fmt: skip
 

@@ -205,7 +205,7 @@ REFERENCE_CORPUS = [
 def test_ranking_is_the_reference_bm25(tenant: Tenant) -> None:
     # The query ranks inside FalkorDB; falkmem/keyword/bm25.py is the reference it must equal:
     # same candidates, same scores (to float rounding), same order.
-    from falkmem.keyword.bm25 import bm25_scores_from_counts
+    from falkmem.keyword.bm25 import bm25_idf, bm25_scores_from_counts
     from falkmem.keyword.stem import stem_all, stem_counts
     from falkmem.keyword.tokens import query_terms
     from falkmem.storage.cypher import query
@@ -233,6 +233,12 @@ def test_ranking_is_the_reference_bm25(tenant: Tenant) -> None:
         got = _kw(tenant, q, k=20)
         assert [i for i, _ in got] == [i for i, _ in ranked], q
         assert all(abs(a - b) < 1e-9 for (_, a), (_, b) in zip(got, ranked, strict=True)), q
+        # the unit fusion divides BM25 by: the kept terms' idf summed (what one of each scores)
+        eng = tenant._engine
+        mass = keyword_search(eng.store.executor, graph, q, k=20, candidates=100).mass
+        n = max(n_docs, len(cands))
+        local = {s: sum(1 for _, c, _ in cands if c.get(s, 0) > 0) for s in kept}
+        assert mass == pytest.approx(sum(bm25_idf(max(df[s], local[s]), n) for s in kept)), q
     assert [i for i, _ in _kw(tenant, "echo")] == ["c3"]
 
 

@@ -1,0 +1,84 @@
+"""ranking/leanings.py: what a question leans on, added to the fused scores (pure logic)."""
+
+from __future__ import annotations
+
+import pytest
+
+from falkmem.ranking.fusion import Fused
+from falkmem.ranking.leanings import DAY, Leanings, QuestionLeanings, asks_only, lean, speaker_keys
+from falkmem.retrieval.pipeline import ROLES
+
+W = Leanings()
+
+
+def fused(*pairs: tuple[str, float]) -> list[Fused]:
+    return [Fused(i, s, {"vector": n + 1}) for n, (i, s) in enumerate(pairs)]
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Paola: What kind of animals do you like?", True),
+        ("Hey Kevin! How was the game?", True),
+        ("What do you think? Any plans for the weekend?", True),
+        ("I adopted a cat last week. Do you have pets?", False),
+        ("We chose Postgres.", False),
+        ("Fahim Khan: ok", False),
+        ("", False),
+    ],
+)
+def test_asks_only(text: str, asks: bool) -> None:
+    assert asks_only(text) is asks
+
+
+def test_speaker_keys() -> None:
+    assert speaker_keys("Fahim Khan") == ("fahim khan", "fahim")
+    assert speaker_keys("Paola") == ("paola",) and speaker_keys(None) == () and speaker_keys("  ") == ()
+
+
+def test_the_named_speakers_turns_lean_up() -> None:
+    rows = {"a": {"speaker": "Kevin"}, "b": {"speaker": "Fahim Khan"}}
+    out = lean(fused(("a", 0.50), ("b", 0.48)), rows, QuestionLeanings(speakers=frozenset({"fahim"})), W)
+    assert [f.id for f in out] == ["b", "a"] and out[0].score == pytest.approx(0.48 + W.speaker)
+
+
+def test_the_askers_role() -> None:
+    rows = {"a": {"speaker": "assistant"}, "u": {"speaker": "User"}}
+    out = lean(fused(("a", 0.55), ("u", 0.50)), rows, QuestionLeanings(role="user"), W, roles=ROLES)
+    assert [f.id for f in out] == ["u", "a"]
+    same = lean(fused(("a", 0.55), ("u", 0.50)), rows, QuestionLeanings(role="user"), W)  # no role table
+    assert [f.id for f in same] == ["a", "u"]
+
+
+def test_a_memory_that_only_asks_leans_down_whole_rows_only() -> None:
+    rows = {"q": {"text": "What do you like to cook?"}, "s": {"text": "I cook lasagna."}, "thin": {"speaker": "x"}}
+    out = lean(fused(("q", 0.6), ("s", 0.5), ("thin", 0.45)), rows, QuestionLeanings(), W)
+    assert [f.id for f in out] == ["s", "thin", "q"]
+    flagged = lean(fused(("q", 0.6), ("s", 0.5)), {"q": {"asks": True}}, QuestionLeanings(), W)
+    assert [f.id for f in flagged] == ["s", "q"]
+
+
+def test_time_windows_explicit_count_more() -> None:
+    rows = {"in": {"valid_at": 10 * DAY}, "out": {"valid_at": 40 * DAY}}
+    window = (9 * DAY, 12 * DAY)
+    relative = lean(fused(("out", 0.6), ("in", 0.55)), rows, QuestionLeanings(window=window), W)
+    explicit = lean(fused(("out", 0.9), ("in", 0.55)), rows, QuestionLeanings(window=window, explicit=True), W)
+    assert [f.id for f in relative] == ["in", "out"] and [f.id for f in explicit] == ["in", "out"]
+    assert relative[0].score == pytest.approx(0.55 + W.time) and explicit[0].score == pytest.approx(0.55 + W.time_explicit)
+
+
+def test_order_needs_times_a_day_apart() -> None:
+    apart = {"old": {"valid_at": 0.0}, "new": {"valid_at": 300 * DAY}}
+    latest = lean(fused(("old", 0.6), ("new", 0.55)), apart, QuestionLeanings(order="latest"), W)
+    earliest = lean(fused(("new", 0.6), ("old", 0.55)), apart, QuestionLeanings(order="earliest"), W)
+    assert latest[0].id == "new" and earliest[0].id == "old"
+    one_sitting = {"old": {"valid_at": 0.0}, "new": {"valid_at": 30.0}}  # written in one batch
+    same = lean(fused(("old", 0.6), ("new", 0.55)), one_sitting, QuestionLeanings(order="latest"), W)
+    assert [(f.id, f.score) for f in same] == [("old", 0.6), ("new", 0.55)]
+
+
+def test_zero_weights_change_nothing() -> None:
+    rows = {"a": {"speaker": "Kevin", "text": "What?", "valid_at": DAY}}
+    off = Leanings(speaker=0, role=0, asks=0, time=0, time_explicit=0, order=0)
+    q = QuestionLeanings(speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest")
+    assert lean(fused(("a", 0.5)), rows, q, off) == fused(("a", 0.5))
