@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from ..errors import InputError
@@ -73,6 +74,7 @@ class QuestionLeanings:
     order: Literal["latest", "earliest"] | None = None
 
 
+@lru_cache(maxsize=16_384)
 def asks_only(text: str) -> bool:
     """Whether a memory only asks: it ends with a question and every sentence is a question or a
     short interjection ("Hey Kevin! How was the game?"); a leading ``Name:`` is ignored.
@@ -97,6 +99,11 @@ def speaker_keys(speaker: Any) -> tuple[str, ...]:
     (``"Fahim Khan"`` → ``("fahim khan", "fahim")``), in the entity keys' canonical form."""
     if not isinstance(speaker, str) or not speaker.strip():
         return ()
+    return _speaker_keys(speaker)
+
+
+@lru_cache(maxsize=4096)
+def _speaker_keys(speaker: str) -> tuple[str, ...]:
     try:
         full = canonical_key(speaker)
     except InputError:
@@ -125,6 +132,8 @@ def lean(
 
     Returns:
         New ``Fused`` items (score changed, everything else kept), best first, ties as in fusion.
+        (Whether a text only asks and a speaker's keys are memoised per process: a search leans
+        twice, before and after the links channel, and chats repeat their speakers.)
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     for f in fused:
@@ -149,7 +158,7 @@ def lean(
             for i, t in times.items():
                 x = (t - low) / span
                 adds[i] += weights.order * (x if question.order == "latest" else 1.0 - x)
-    out = [replace(f, score=f.score + adds[f.id]) if adds[f.id] else f for f in fused]
+    out = [Fused(f.id, f.score + adds[f.id], f.ranks, f.scores, f.rerank_score) if adds[f.id] else f for f in fused]
     out.sort(key=lambda f: (-f.score, f.best_rank, f.id))
     return out
 
