@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from falkmem.routing.router import RouterConfig
 
-Sweep = Literal["default", "quick", "real", "tune"]
-SWEEPS = ("default", "quick", "real", "tune")
+Sweep = Literal["default", "quick", "real", "tune", "ablate"]
+SWEEPS = ("default", "quick", "real", "tune", "ablate")
 
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
@@ -32,6 +32,13 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "no-guard": {"fusion_guard": False},
     "router-cue": {"router_require_cue": True},
     "no-links": {"links_seeds": 0},
+    "no-turn-links": {"links_window": 0},
+    "no-speaker": {"speaker_weight": 0.0},
+    "no-role": {"role_weight": 0.0},
+    "no-asks": {"asks_penalty": 0.0},
+    "no-time": {"time_weight": 0.0, "time_weight_explicit": 0.0},
+    "time-filter": {"time_weight_explicit": 1.0},
+    "no-order": {"order_weight": 0.0},
     "no-leanings": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "time_weight": 0.0,
                     "time_weight_explicit": 0.0, "order_weight": 0.0},
 }
@@ -80,6 +87,13 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
         System("vector route (vector+keyword)", "baseline", route="vector"),
         System("default (settings)", "router"),
     ]
+    if sweep == "ablate":  # the default with one part of it off at a time (conversations: links, leanings)
+        names = {"no-links": "default without links", "no-turn-links": "default without turn links",
+                 "no-speaker": "default without the speaker leaning", "no-role": "default without the role leaning",
+                 "no-asks": "default without the asks leaning", "no-time": "default without the time leaning",
+                 "time-filter": "written-out dates as a filter (time weight 1.0)",
+                 "no-order": "default without the order leaning", "no-leanings": "default without leanings"}  # fmt: skip
+        return base + [System(label, "ablation", instance=name, params=INSTANCES[name]) for name, label in names.items()]
     if sweep in ("real", "tune"):  # few systems: a real-data run is mostly ingest and searches
         extra = [
             System("default hops=2", "hybrid", max_hops=2, params={"max_hops": 2}),
