@@ -252,7 +252,7 @@ def test_weights_change_the_choice() -> None:
         item("top", "Helios kickoff notes: the room was booked.", 1.0),
         item("low", "The Helios launch date is May 4.", 0.1),
     ]
-    budget = 13
+    budget = 14  # one memory fits, not both ("notes: " counts a label colon)
     default = pack("helios launch date", items, budget_tokens=budget, counter=COUNTER)
     assert default.used == ("low",)  # the question's words win over the rank
     rank_only = pack("helios launch date", items, budget_tokens=budget, counter=COUNTER,
