@@ -39,6 +39,7 @@ __all__ = ["DAY", "Leanings", "QuestionLeanings", "asks_only", "lean", "speaker_
 DAY = 86_400.0
 _SPEAKER_PREFIX = re.compile(r"^\s*[\w .'-]{1,40}:\s+")
 _INTERJECTION_WORDS = 4
+_MEMO_CHARS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,6 @@ class QuestionLeanings:
     order: Literal["latest", "earliest"] | None = None
 
 
-@lru_cache(maxsize=16_384)
 def asks_only(text: str) -> bool:
     """Whether a memory only asks: it ends with a question and every sentence is a question or a
     short interjection ("Hey Kevin! How was the game?"); a leading ``Name:`` is ignored.
@@ -85,9 +85,15 @@ def asks_only(text: str) -> bool:
         >>> asks_only("I adopted a cat last week. Do you have pets?")
         False
     """
-    body = _SPEAKER_PREFIX.sub("", text, count=1).strip()
-    if not body.endswith("?"):
+    if not text.rstrip().endswith("?"):
         return False
+    # memoised for short texts only (a question is short; a cache must not hold long memories)
+    return _asks(text) if len(text) <= _MEMO_CHARS else _asks.__wrapped__(text)
+
+
+@lru_cache(maxsize=8192)
+def _asks(text: str) -> bool:
+    body = _SPEAKER_PREFIX.sub("", text, count=1).strip()
     sentences = [s.strip() for _, s in split_sentences(body) if s.strip()]
     return bool(sentences) and all(
         s.endswith("?") or len(s.split()) <= _INTERJECTION_WORDS for s in sentences
