@@ -37,6 +37,11 @@ _RUN = re.compile(r"[A-Za-z]+|[0-9]+|.", re.DOTALL)
 _ASCII_LETTERS = re.compile(r"[A-Za-z]+")
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 _ASCII_OTHER = re.compile(r"[^A-Za-z0-9\s]")
+# Any text in one pass per class: word characters that are not ASCII letters or digits (each
+# counts 1), symbols (1), and the non-ASCII symbols among them (1 more).
+_OTHER_WORD = re.compile(r"[^\W0-9A-Za-z]")
+_SYMBOL = re.compile(r"[^\w\s]")
+_WIDE_SYMBOL = re.compile(r"[^\w\s\x00-\x7f]")
 
 
 class RegexTokenCounter:
@@ -78,26 +83,16 @@ class RegexTokenCounter:
             The estimated token count.
         """
         labels = text.count(": ")  # never spans a newline join: the counts stay additive
-        if text.isascii():  # the common case, counted without a loop over characters
-            return (
-                sum([(len(run) + 5) // 6 for run in _ASCII_LETTERS.findall(text)])
-                + sum([(len(run) + 2) // 3 for run in _ASCII_DIGITS.findall(text)])
-                + len(_ASCII_OTHER.findall(text))
-                + labels
-            )
-        total = labels
-        for piece in _PIECE.findall(text):
-            if piece[0].isalnum() or piece[0] == "_":
-                for run in _RUN.findall(piece):
-                    if run.isascii() and run.isalpha():
-                        total += -(-len(run) // 6)
-                    elif run.isascii() and run.isdigit():
-                        total += -(-len(run) // 3)
-                    else:
-                        total += 1
-            else:
-                total += 1 if piece.isascii() else 2
-        return total
+        letters = sum([(len(run) + 5) // 6 for run in _ASCII_LETTERS.findall(text)])
+        digits = sum([(len(run) + 2) // 3 for run in _ASCII_DIGITS.findall(text)])
+        if text.isascii():  # the common case: every other non-space character is a symbol
+            return letters + digits + len(_ASCII_OTHER.findall(text)) + labels
+        # Other text in the same passes (what a loop over each word's runs would count): a word
+        # character that is not an ASCII letter or digit counts 1, a symbol 1, a non-ASCII one 2.
+        return (
+            letters + digits + len(_OTHER_WORD.findall(text)) + len(_SYMBOL.findall(text))
+            + len(_WIDE_SYMBOL.findall(text)) + labels
+        )  # fmt: skip
 
 
 class HFTokenCounter:

@@ -78,3 +78,28 @@ def test_hf_counter_bad_path_is_config_error(tmp_path: Path, monkeypatch: pytest
     counter = HFTokenCounter(str(tmp_path / "missing"))
     with pytest.raises(ConfigError, match="could not be loaded"):
         counter.count("hello")
+
+
+def _loop_count(text: str) -> int:
+    """The counter's rules, word piece by word piece (what the one-pass count must equal)."""
+    import re
+
+    total = text.count(": ")
+    for piece in re.findall(r"\w+|[^\w\s]", text):
+        if piece[0].isalnum() or piece[0] == "_":
+            for run in re.findall(r"[A-Za-z]+|[0-9]+|.", piece, flags=re.DOTALL):
+                if run.isascii() and run.isalpha():
+                    total += -(-len(run) // 6)
+                elif run.isascii() and run.isdigit():
+                    total += -(-len(run) // 3)
+                else:
+                    total += 1
+        else:
+            total += 1 if piece.isascii() else 2
+    return total
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab Zé9_-:.\n€中😀ı İ ٣x")) | st.characters(), max_size=60))
+def test_one_pass_count_equals_the_piece_by_piece_rules(text: str) -> None:
+    assert RegexTokenCounter().count(text) == _loop_count(text)
