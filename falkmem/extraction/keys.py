@@ -10,7 +10,7 @@ from typing import cast
 from falkmem.errors import InputError
 
 from .lexicon import words
-from .vocab import RELATIONS, Relation
+from .vocab import PASSIVES, PREDICATES, RELATIONS, Relation
 
 __all__ = ["canonical_key", "key_tokens", "lookup_relation", "normalize_relation"]
 
@@ -104,96 +104,9 @@ _AUX = re.compile(
     r"^(?:(?:is|are|was|were|am|be|been|being|has|have|had|will|would|shall|should|can|"
     r"could|may|might|must|does|do|did|gets|got|get|became|become|becomes)\s+)+"
 )
-_ACTIVE: list[tuple[str, Relation]] = [
-    (
-        r"(?:co ?)?(?:lead|leads|leading|led|heads|headed|heading|runs|running|ran|chairs|chaired)"
-        r"|(?:co ?)?(?:lead|head|leader|chair|chairman|chairwoman|chairperson) of|in charge of",
-        "leads",
-    ),
-    (
-        r"manage|manages|managing|managed|supervises|supervised|supervising|oversees|oversaw"
-        r"|overseeing|(?:manager|supervisor|boss) of",
-        "manages",
-    ),
-    (
-        r"(?:reports|reported|reporting|report) (?:to|into|up to)|works under|worked under"
-        r"|(?:direct )?reports? of",
-        "reports_to",
-    ),
-    (
-        r"(?:member|part) of (?:team|group|department|staff of)|member of|joined|joins|joining"
-        r"|belongs to|belonged to|works (?:at|for)|worked (?:at|for)|working (?:at|for)"
-        r"|employed (?:at|by)|employee of|(?:is )?(?:on|in) team",
-        "member_of",
-    ),
-    (
-        r"built|builds|build|building|developed|develops|developing|implemented|implements"
-        r"|designed|designs|engineered|shipped|ships|made|makes",
-        "built",
-    ),
-    (
-        r"created|creates|creating|founded|founds|co ?founded|cofounded|established|establishes"
-        r"|started|launched|invented|invents|wrote|writes|authored|authors|(?:co )?founder of"
-        r"|creator of|author of|inventor of",
-        "created",
-    ),
-    (
-        r"works on|worked on|working on|work on|contributes to|contributed to|contributing to"
-        r"|assigned to|staffed on",
-        "works_on",
-    ),
-    (
-        r"serves as|served as|serving as|works as|worked as|working as|acts as|acted as"
-        r"|employed as|holds (?:role|title|position) of|has (?:role|title|position) of"
-        r"|(?:holds|has|held) (?:role|title|position)|appointed|named|promoted to",
-        "holds_role",
-    ),
-    (
-        r"based (?:in|at|out of)|lives in|lived in|living in|resides in|resided in"
-        r"|born in|is from|are from|was from|were from|moved to|relocated to|headquartered in"
-        r"|hq in",
-        "based_in",
-    ),
-    (r"located (?:in|at)|situated (?:in|at)|sits in|lies in|found in", "located_in"),
-    (r"owns|owned|owning|own|owner of|possesses|bought|buys|acquired|acquires|purchased", "owns"),
-    (
-        r"part of|component of|subsidiary of|division of|branch of|module of|piece of"
-        r"|belongs in|contained in|included in|section of",
-        "part_of",
-    ),
-    (
-        r"uses|used|using|use|relies on|relied on|depends on|depended on|runs on|built on"
-        r"|built with|powered by|adopted|adopts",
-        "uses",
-    ),
-    (
-        r"related to|associated with|linked to|connected to|works with|worked with"
-        r"|collaborates with|partnered with|knows|met",
-        "related_to",
-    ),
-]
-_ACTIVE_RE: list[tuple[re.Pattern[str], Relation]] = [(re.compile(p), r) for p, r in _ACTIVE]
+_ACTIVE_RE: list[tuple[re.Pattern[str], Relation]] = [(re.compile(p), r) for p, r in PREDICATES]
 
-# Passive participles: (participle pattern, relation, swap). "X was employed by Y" is
-# member_of(X, Y) without a swap; "X was built by Y" is built(Y, X).
-_PASSIVE: list[tuple[str, Relation, bool]] = [
-    (r"(?:co ?)?led|headed|run|chaired", "leads", True),
-    (r"managed|supervised|overseen", "manages", True),
-    (r"built|developed|implemented|designed|engineered|shipped|made", "built", True),
-    (
-        r"created|founded|co ?founded|cofounded|established|started|launched|invented|written"
-        r"|authored",
-        "created",
-        True,
-    ),
-    (r"owned|acquired|bought|purchased", "owns", True),
-    (r"used|adopted|relied on", "uses", True),
-    (r"joined", "member_of", True),
-    (r"employed|hired|staffed", "member_of", False),
-    (r"worked on", "works_on", True),
-    (r"powered|backed", "uses", False),
-]
-_PASSIVE_RE: list[tuple[re.Pattern[str], Relation, bool]] = [(re.compile(p), r, s) for p, r, s in _PASSIVE]
+_PASSIVE_RE: list[tuple[re.Pattern[str], Relation, bool]] = [(re.compile(p), r, s) for p, r, s in PASSIVES]
 _PASSIVE_FORM = re.compile(
     r"^(?P<aux>(?:(?:is|are|was|were|be|been|being|has|have|had|will|"
     r"get|gets|got)\s+)*)(?P<core>.+?)\s+by$"

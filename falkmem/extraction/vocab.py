@@ -52,3 +52,183 @@ Relation = Literal[
 
 ENTITY_TYPES: frozenset[str] = frozenset(get_args(EntityType))
 RELATIONS: frozenset[str] = frozenset(get_args(Relation))
+
+
+# --- the words of each relation: one table for the extractor and the router -------------
+
+# The extractor's predicates (``keys.lookup_relation``): the words between two entities of a
+# sentence, lower-cased, fillers and auxiliaries dropped, matched whole.
+PREDICATES: tuple[tuple[str, Relation], ...] = (
+    (
+        r"(?:co ?)?(?:lead|leads|leading|led|heads|headed|heading|runs|running|ran|chairs|chaired)"
+        r"|(?:co ?)?(?:lead|head|leader|chair|chairman|chairwoman|chairperson) of|in charge of",
+        "leads",
+    ),
+    (
+        r"manage|manages|managing|managed|supervises|supervised|supervising|oversees|oversaw"
+        r"|overseeing|(?:manager|supervisor|boss) of",
+        "manages",
+    ),
+    (
+        r"(?:reports|reported|reporting|report) (?:to|into|up to)|works under|worked under"
+        r"|(?:direct )?reports? of",
+        "reports_to",
+    ),
+    (
+        r"(?:member|part) of (?:team|group|department|staff of)|member of|joined|joins|joining"
+        r"|belongs to|belonged to|works (?:at|for)|worked (?:at|for)|working (?:at|for)"
+        r"|employed (?:at|by)|employee of|(?:is )?(?:on|in) team",
+        "member_of",
+    ),
+    (
+        r"built|builds|build|building|developed|develops|developing|implemented|implements"
+        r"|designed|designs|engineered|shipped|ships|made|makes",
+        "built",
+    ),
+    (
+        r"created|creates|creating|founded|founds|co ?founded|cofounded|established|establishes"
+        r"|started|launched|invented|invents|wrote|writes|authored|authors|(?:co )?founder of"
+        r"|creator of|author of|inventor of",
+        "created",
+    ),
+    (
+        r"works on|worked on|working on|work on|contributes to|contributed to|contributing to"
+        r"|assigned to|staffed on",
+        "works_on",
+    ),
+    (
+        r"serves as|served as|serving as|works as|worked as|working as|acts as|acted as"
+        r"|employed as|holds (?:role|title|position) of|has (?:role|title|position) of"
+        r"|(?:holds|has|held) (?:role|title|position)|appointed|named|promoted to",
+        "holds_role",
+    ),
+    (
+        r"based (?:in|at|out of)|lives in|lived in|living in|resides in|resided in"
+        r"|born in|is from|are from|was from|were from|moved to|relocated to|headquartered in"
+        r"|hq in",
+        "based_in",
+    ),
+    (r"located (?:in|at)|situated (?:in|at)|sits in|lies in|found in", "located_in"),
+    (r"owns|owned|owning|own|owner of|possesses|bought|buys|acquired|acquires|purchased", "owns"),
+    (
+        r"part of|component of|subsidiary of|division of|branch of|module of|piece of"
+        r"|belongs in|contained in|included in|section of",
+        "part_of",
+    ),
+    (
+        r"uses|used|using|use|relies on|relied on|depends on|depended on|runs on|built on"
+        r"|built with|powered by|adopted|adopts",
+        "uses",
+    ),
+    (
+        r"related to|associated with|linked to|connected to|works with|worked with"
+        r"|collaborates with|partnered with|knows|met",
+        "related_to",
+    ),
+)
+
+# Passive participles: (participle pattern, relation, swap). "X was employed by Y" is
+# member_of(X, Y) without a swap; "X was built by Y" is built(Y, X).
+PASSIVES: tuple[tuple[str, Relation, bool], ...] = (
+    (r"(?:co ?)?led|headed|run|chaired", "leads", True),
+    (r"managed|supervised|overseen", "manages", True),
+    (r"built|developed|implemented|designed|engineered|shipped|made", "built", True),
+    (
+        r"created|founded|co ?founded|cofounded|established|started|launched|invented|written"
+        r"|authored",
+        "created",
+        True,
+    ),
+    (r"owned|acquired|bought|purchased", "owns", True),
+    (r"used|adopted|relied on", "uses", True),
+    (r"joined", "member_of", True),
+    (r"employed|hired|staffed", "member_of", False),
+    (r"worked on", "works_on", True),
+    (r"powered|backed", "uses", False),
+)
+
+# The router's words (``routing/relations.py``): how a question names a relation, as a noun
+# ("the founder of", "her spouse") as often as a verb. Each row: a regex alternation searched in
+# the lower-cased question (whole words), the relations a memory stating it carries as the
+# extractors write them, and how many relation steps the word spans ("grandfather": a parent's
+# parent). A word the extractor has no type for ("married", "directed", "performer") is written
+# as co-mention, ``related_to``, so that is what the question asks the graph for; the verbs the
+# extractor does type map as it maps them (a unit test holds the two tables together).
+QUESTION_WORDS: tuple[tuple[str, tuple[Relation, ...], int], ...] = (
+    (
+        r"leads|lead|led|leading|leaders?|heads|headed|head of|in charge of|chairs|chaired|chair of"
+        r"|chairman|chairwoman|chairperson|runs",
+        ("leads",), 1,
+    ),
+    (r"manages|manage|managed|managing|managers?|supervises|supervised|supervisors?|oversees|oversaw|boss|bosses",
+     ("manages",), 1),
+    (r"reports? to|reported to|reporting to|works under|worked under|direct reports?", ("reports_to",), 1),
+    (
+        r"members? of|joined|joins|works? (?:at|for)|worked (?:at|for)|working (?:at|for)|employed by|employs"
+        r"|employees? of"
+        r"|belongs to|belonged to",
+        ("member_of",), 1,
+    ),
+    (r"members|membership|employers?|affiliated|affiliation|plays for|played for|signed (?:with|by|to)",
+     ("member_of", "related_to"), 1),
+    (r"built|builds|build|developed|develops|developers?|designed|designs|engineered|implemented|made|makes",
+     ("built",), 1),
+    (r"manufactured|manufacturers?|makers?|designers?", ("built", "related_to"), 1),
+    (
+        r"created|creates|creators?|founded|founders?|co-?founded|co-?founders?|established|launched|invented"
+        r"|inventors?|wrote|writes|written|writers?|authored|authors?",
+        ("created",), 1,
+    ),
+    (
+        r"composed|composers?|produced|producers?|published|publishers?|painted|painters?|directed|directors?"
+        r"|illustrated|illustrators?|recorded|developer of",
+        ("created", "related_to"), 1,
+    ),
+    (r"works on|worked on|working on|contributes to|contributed to|contributors?|assigned to",
+     ("works_on",), 1),
+    (r"role|job title|serves as|served as|works as|worked as|appointed|promoted to|occupation|profession",
+     ("holds_role",), 1),
+    (r"based in|based at|lives in|lived in|living in|resides in|resided in|moved to|relocated to|headquartered",
+     ("based_in",), 1),
+    (
+        r"born|birthplace|birth ?place|place of birth|hometown|home town|grew up|raised in|citizens?|citizenship"
+        r"|nationality|native of|died in|place of death|headquarters",
+        ("based_in", "related_to"), 1,
+    ),
+    (r"located|situated|lies in|location", ("located_in",), 1),
+    (r"capital|county|province|borders|bordered|bordering|continent", ("located_in", "related_to"), 1),
+    (r"owns|owned|owners?|ownership|acquired|acquisition|bought|purchased", ("owns",), 1),
+    (r"part of|component of|subsidiary|division of|branch of|section of", ("part_of",), 1),
+    (r"uses|relies on|depends on|depended on|powered by|runs on|built on|built with", ("uses",), 1),
+    (
+        r"related|relationship|connected|connection|linked to|associated with|works with|worked with"
+        r"|collaborated|collaborators?|partners?|married|marry|marries|spouses?|wife|wives|husband|widow|widower"
+        r"|child|children|sons?|daughters?|father|mother|parents?|siblings?|brothers?|sisters?"
+        r"|performers?|performed|singers?|sang|sung|actors?|actress|starred|starring|portrayed|voiced"
+        r"|played by|coach|coached|teammates?|students?|teachers?|taught|educated|studied|alma mater"
+        r"|graduated|attended|record label|signed",
+        ("related_to",), 1,
+    ),
+    (
+        r"grandfather|grandmother|grandparents?|grandsons?|granddaughters?|grandchild|grandchildren|uncle|aunt"
+        r"|nephew|niece|cousins?|(?:father|mother|son|daughter|brother|sister)-in-law|in-laws?"
+        r"|stepfather|stepmother|step-?sons?|step-?daughters?",
+        ("related_to",), 2,
+    ),
+)  # fmt: skip
+
+ANSWERED_BY: dict[Relation, tuple[Relation, ...]] = {
+    "manages": ("reports_to", "leads"),
+    "reports_to": ("manages",),
+    "leads": ("manages",),
+    "built": ("created", "works_on"),
+    "created": ("built",),
+    "works_on": ("built",),
+    "member_of": ("part_of",),
+    "part_of": ("member_of", "located_in"),
+    "based_in": ("located_in",),
+    "located_in": ("based_in", "part_of"),
+}
+"""Relations a memory may state a relation the question asks as: its inverse ("X manages Y" is
+"Y reports to X"; the walk ignores direction) or a near synonym (a team that "created" a product
+"built" it)."""

@@ -1,8 +1,10 @@
 """The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O of its own).
 
 Besides the route, the plan reads what retrieval leans on: the time the question names
-(``when.py``), whether it asks for the latest or the earliest state, and who it is about
-(``who.py``: the asker, or the assistant; a named speaker is among its entities).
+(``when.py``), whether it asks for the latest or the earliest state, who it is about
+(``who.py``: the asker, or the assistant; a named speaker is among its entities), and the
+relations it asks about (``relations.py``: "manages", "the founder of"), which the graph walk
+follows over typed RELATED_TO edges.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..extraction.known import KnownEntities
+from .relations import RelationAsk, find_relations
 from .when import Order, TimeRef, find_order, find_time
 from .who import Role, asker_role
 
@@ -29,6 +32,9 @@ RELATIONAL_CUES: tuple[str, ...] = (
     "the one who", "linked", "depends on", "latest", "updated", "same trip", "belongs to",
 )  # fmt: skip
 """Words and phrases that ask about connections rather than a single stored fact."""
+
+MAX_DEPTH = 2
+"""The deepest relational walk a plan asks for (RELATED_TO*1..2, the design's bound)."""
 
 _CUE_RE = re.compile(
     r"\b(" + "|".join(re.escape(c) for c in sorted(RELATIONAL_CUES, key=len, reverse=True)) + r")\b"
@@ -73,6 +79,15 @@ class Plan(BaseModel):
     """``latest`` ("current", "most recently") or ``earliest`` ("first", "originally")."""
     role: Role | None = None
     """Who the question is about when it names no one: ``user`` (first person) or ``assistant``."""
+    relation_words: tuple[str, ...] = ()
+    """The relational words of the question ("manages", "leads", "built"; ``relations.py``)."""
+    relations: tuple[str, ...] = ()
+    """The relation labels they ask for, as the extractor writes them, with their inverses and
+    near synonyms (``manages`` also as ``reports_to``): the typed RELATED_TO edges the walk follows."""
+    depth: int = 0
+    """How many relation steps the walk takes from the bridge and named entities: the steps the
+    question's relational words span, up to 2 (0: it names none, or the route is vector; the
+    ``graph_walk_depth`` setting may cap it further)."""
     links: bool = False
     """Whether the links channel ran (set by the search: its first memories were session turns or
     named identifiers shared with other memories; turn order and shared identifiers)."""
@@ -88,6 +103,18 @@ def find_cues(text: str) -> tuple[str, ...]:
     for m in _CUE_RE.finditer(text.lower()):
         seen.setdefault(m.group(1), None)
     return tuple(seen)
+
+
+class _Walk(TypedDict):
+    relation_words: tuple[str, ...]
+    relations: tuple[str, ...]
+    depth: int
+
+
+def _walk(asked: RelationAsk, hybrid: bool) -> _Walk:
+    """What the question asks of the graph; a walk only on the hybrid route (the graph's)."""
+    depth = min(asked.steps, MAX_DEPTH) if hybrid else 0
+    return {"relation_words": asked.words, "relations": asked.relations, "depth": depth}
 
 
 def plan_query(
@@ -117,10 +144,12 @@ def plan_query(
     )  # fmt: skip
     cues = find_cues(text)
     time, order, role = find_time(text, now), find_order(text), asker_role(text)
+    asked = find_relations(text)
     n = len(followable)
     if force is not None:
         return Plan(route=force, entities=entities, cues=cues, rule=f"forced: route={force}", forced=True,
-                    max_hops=config.max_hops, followable=followable, time=time, order=order, role=role)  # fmt: skip
+                    max_hops=config.max_hops, followable=followable, time=time, order=order, role=role,
+                    **_walk(asked, force == "hybrid"))  # fmt: skip
     t = config.entity_threshold
     if config.require_cue:
         hybrid = n >= t and bool(cues)
@@ -135,4 +164,5 @@ def plan_query(
         if n == 0:
             rule = "no followable entity named" if entities else "no known entity named"
     return Plan(route="hybrid" if hybrid else "vector", entities=entities, cues=cues, rule=rule,
-                max_hops=config.max_hops, followable=followable, time=time, order=order, role=role)  # fmt: skip
+                max_hops=config.max_hops, followable=followable, time=time, order=order, role=role,
+                **_walk(asked, hybrid))  # fmt: skip
