@@ -48,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"remembered {len(result.added)} new memories ({len(result.skipped)} already known)\n")
         for q in QUESTIONS:
             found = demo.search(q, k=3)
-            print(f"Q: {q}  [route: {found.route}, reranker: {found.reranker}]")
+            walk = found.plan.relation_words if found.plan is not None and found.plan.depth else ()
+            print(f"Q: {q}  [route: {found.route}, reranker: {found.reranker}"
+                  + (f", walks: {' / '.join(walk)}]" if walk else "]"))
             for hit in found:
                 print(f"   {hit.score:.3f}  {hit.text}  ({hit.id}, session {hit.session})")
             print()

@@ -123,6 +123,28 @@ class Settings(BaseSettings):
     """Hub guard: an entity named by more memories than this is not followed."""
     graph_hop_weight: float = Field(default=0.25, ge=0, le=1)
     """Share an entity passes over one RELATED_TO step (max_hops >= 2)."""
+    graph_walk_depth: int = Field(default=2, ge=0, le=2)
+    """The relational walk (``routing/relations.py``, ``cypher/retrieve/expand.cypher``): at most
+    this many RELATED_TO steps over the edges whose relation the question names ("who manages
+    the person who leads..."), from the bridge and named entities; the question's relational
+    words set the depth up to this. 0: off. A question that names no relation never walks."""
+    graph_walk_from: int = Field(default=4, ge=1, le=100)
+    """Relational walk: it starts from this many of the strongest bridge and named entities, and
+    takes its second step from this many of the strongest entities its first step reached."""
+    graph_walk_per_entity: int = Field(default=5, ge=1, le=100)
+    """Relational walk: matching edges followed per entity and step (the heaviest first)."""
+    graph_walk_fanout: int = Field(default=50, ge=1, le=1000)
+    """Relational walk: matching edges read per entity (the heaviest first); what one edge passes
+    on is divided by how many there are, so a place that fifty memories say things are located
+    in passes little along each."""
+    graph_walk_weight: float = Field(default=1.0, ge=0, le=10)
+    """Relational walk: the share of an entity's activation its matching edges pass on together
+    (times an edge's weight up to 1; typed edges pass the activation before specificity)."""
+    graph_evidence_weight: float = Field(default=3.0, ge=0, le=20)
+    """Relational walk: what a memory that states a walked edge gets, times what the edge passed
+    (a head link counts 1 + ``graph_head_weight``). Capped apart from the rest of its graph score
+    (``graph_max_score`` each): a memory on the chain the question describes outranks one that is
+    only about an entity on it. 0: only the memories about the entities reached."""
     graph_seed_k: int = Field(default=3, ge=0, le=50)
     """How many of the vector channel's first memories seed the graph channel."""
     graph_seed_temperature: float = Field(default=0.05, gt=0, le=10)

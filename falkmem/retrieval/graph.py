@@ -1,5 +1,6 @@
 """The graph channel: from the vector channel's first memories, over the entities they name, to
-the memories that name the same entities (``retrieve/expand``, one round trip)."""
+the memories that name the same entities, and along the typed RELATED_TO edges the question asks
+about (``retrieve/expand``, one round trip)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,34 @@ from .filters import Filters
 
 
 @dataclass(frozen=True, slots=True)
+class Walk:
+    """The relational walk of one search: what the plan asks (``Plan.relations``, ``Plan.depth``)
+    and the settings that bound it (``graph_walk_*``; ``cypher/retrieve/expand.cypher``).
+
+    Attributes:
+        relations: the relation labels whose RELATED_TO edges are followed.
+        depth: steps over them (0: no walk).
+        start: how many of the strongest entities each step starts from.
+        per_entity: edges followed per entity and step (the heaviest first).
+        fanout: matching edges read per entity (the heaviest first): what an edge passes on is
+            divided by how many of them there are.
+        weight: the share of an entity's activation its matching edges pass on together.
+        evidence: what a memory stating a walked edge gets, times what the edge passed.
+        floor: the cosine a memory needs for what a related_to (co-mention) step reached to
+            count: the weakest of the vector channel's candidates (-2: every memory).
+    """
+
+    relations: tuple[str, ...] = ()
+    depth: int = 0
+    start: int = 4
+    per_entity: int = 5
+    fanout: int = 50
+    weight: float = 1.0
+    evidence: float = 3.0
+    floor: float = -2.0
+
+
+@dataclass(frozen=True, slots=True)
 class GraphHit:
     """A memory the expansion reached.
 
@@ -22,8 +51,8 @@ class GraphHit:
         row: its projected properties.
         score: its graph score (sum over the bridge entities of their share).
         sim: its cosine similarity to the query (computed in the same query, for fusion).
-        via: up to three bridge entity names it was reached through.
-        paths: up to three RELATED_TO steps ((subject, relation, object),) taken to reach it.
+        via: up to three entity names it was reached through (bridges, named or walked to).
+        paths: up to three RELATED_TO paths ((subject, relation, object), ...) taken to reach it.
     """
 
     row: dict[str, Any]
@@ -60,6 +89,7 @@ def expand(
     tail_weight: float = 1.0,
     hop_weight: float,
     limit: int,
+    walk: Walk | None = None,
     as_of: float | None = None,
     filters: Filters | None = None,
 ) -> list[GraphHit]:
@@ -77,9 +107,11 @@ def expand(
         max_hops: 1 = memory → entity → memory; 2 adds one RELATED_TO step.
         hop_weight: share an entity passes over one RELATED_TO step.
         limit: most memories returned.
+        walk: the relational walk, when the question names relations (None: no walk).
     """
     if not seeds and not (named and named_weight > 0):
         return []
+    w = walk if walk is not None and walk.depth > 0 and walk.relations else Walk()
     rows = executor.run(
         graph,
         query("retrieve/expand"),
@@ -87,7 +119,9 @@ def expand(
             "seeds": [{"id": i, "w": float(w)} for i, w in seeds],
             "named": list(named), "named_weight": float(named_weight), "max_score": float(max_score),
             "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight, "tail_weight": tail_weight,
-            "max_hops": max_hops, "hop_weight": hop_weight, "limit": limit, "vector": vector_param(vector),
+            "max_hops": max_hops, "hop_weight": hop_weight, "relations": list(w.relations), "depth": w.depth,
+            "walk_from": w.start, "walk_per_entity": w.per_entity, "walk_fanout": w.fanout, "walk_weight": float(w.weight),
+            "evidence_weight": float(w.evidence), "walk_floor": float(w.floor), "limit": limit, "vector": vector_param(vector),
             "as_of": as_of, **(filters or Filters()).params(),
         },
     )  # fmt: skip
@@ -101,6 +135,6 @@ def expand(
         paths = tuple(tuple((str(a), str(b), str(c)) for a, b, c in p) for p in (r["paths"] or []) if p)
         hits.append(
             GraphHit(row=row, score=float(r["score"]), sim=float(r["sim"]),
-                     via=tuple(str(v) for v in r["via"] or ()), paths=paths)
+                     via=tuple(dict.fromkeys(str(v) for v in r["via"] or ())), paths=paths)
         )  # fmt: skip
     return hits

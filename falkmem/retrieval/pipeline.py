@@ -25,7 +25,7 @@ from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row, is_whole, rows_by_id
 from .filters import Filters
-from .graph import expand, seed_weights
+from .graph import Walk, expand, seed_weights
 from .keyword import keyword_search
 from .links import link_search
 from .vector import fetch_size, vector_search
@@ -235,6 +235,9 @@ def retrieve(
             named=[key for key, _ in plan.entities], named_weight=s.graph_named_weight, max_score=s.graph_max_score, max_mentions=s.graph_max_mentions,
             per_entity=s.graph_per_entity, head_weight=s.graph_head_weight, tail_weight=s.graph_tail_weight, max_hops=plan.max_hops,
             hop_weight=s.graph_hop_weight, limit=max(s.graph_limit, pool), as_of=as_of, filters=filters,
+            walk=Walk(relations=plan.relations, depth=min(plan.depth, s.graph_walk_depth), start=s.graph_walk_from,
+                      per_entity=s.graph_walk_per_entity, fanout=s.graph_walk_fanout, weight=s.graph_walk_weight,
+                      evidence=s.graph_evidence_weight, floor=min((sim for _, sim in vec), default=-2.0)),
         )  # fmt: skip
     if "vector" in wanted:
         lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(vec)]

@@ -30,6 +30,10 @@ def _sample(param: str) -> object:
         "seed_k",
         "scan",
         "max_mentions",
+        "depth",
+        "walk_from",
+        "walk_per_entity",
+        "walk_fanout",
     ):
         return 10
     if param.endswith("s") and param not in ("status",):
@@ -47,6 +51,9 @@ def _sample(param: str) -> object:
         "tail_weight",
         "named_weight",
         "max_score",
+        "walk_weight",
+        "evidence_weight",
+        "walk_floor",
     ):
         return 1.0
     return "x"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import statistics
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,20 +53,29 @@ def helios(mem: Memory) -> Tenant:
 TWO_HOP = "Who leads the team that built Project Helios?"
 
 
-def test_two_hop_question_routes_hybrid_and_ranks_the_bridge_memory(helios: Tenant) -> None:
+@pytest.fixture(scope="module")
+def bridges_only(helios: Tenant, store_path: Path) -> Iterator[Tenant]:
+    """The same tenant with the relational walk off (issue 23): the bridge walk alone, as below."""
+    url = os.environ.get("FALKMEM_TEST_URL")
+    kwargs: dict[str, Any] = {"embedder": helios._engine.embedder, "graph_walk_depth": 0}
+    with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as plain:
+        yield plain.tenant(helios.id)
+
+
+def test_two_hop_question_routes_hybrid_and_ranks_the_bridge_memory(helios: Tenant, bridges_only: Tenant) -> None:
     r = helios.search(TWO_HOP, k=3)
     assert r.route == "hybrid" and r.plan.rule == "entities 1 >= 1"
     assert ("project helios", "Project Helios") in r.plan.entities
     # h2 names neither Helios nor "built": the graph reaches it over Atlas team, named by h1
     assert r.ids[:2] == ["h1", "h2"], r.ids
     assert "h2" not in helios.search(TWO_HOP, k=3, route="vector").ids
-    e = helios.explain(TWO_HOP, k=3)
+    e = bridges_only.explain(TWO_HOP, k=3)
     assert e.via["h2"] == ["Atlas team"] and e.depth_reached == 1 and e.reranker == "none"
 
 
-def test_one_hop_stops_before_the_manager_and_explain_says_where(helios: Tenant) -> None:
-    shallow = helios.explain(QUESTION, max_hops=1)
-    deep = helios.explain(QUESTION, max_hops=2)
+def test_one_hop_stops_before_the_manager_and_explain_says_where(helios: Tenant, bridges_only: Tenant) -> None:
+    shallow = bridges_only.explain(QUESTION, max_hops=1)
+    deep = bridges_only.explain(QUESTION, max_hops=2)
     assert shallow.max_hops == 1 and shallow.depth_reached == 1
     assert deep.max_hops == 2 and deep.depth_reached == 2
     assert "h4" not in dict(shallow.channels["graph"])
