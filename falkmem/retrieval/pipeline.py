@@ -256,17 +256,18 @@ def retrieve(
         time_explicit=s.time_weight_explicit, order=s.order_weight,
     )  # fmt: skip
 
-    def fused_now(extra: Mapping[str, float]) -> list[Fused]:
+    def fused_now() -> list[Fused]:
+        """The channels so far, fused and leaned (before the links channel: its seeds; after: the ranking)."""
         weights = {"keyword": s.keyword_weight, "graph": s.graph_weight, "links": s.links_weight}
         if s.fusion == "rrf":
             return rrf(lists, k=s.rrf_k, weights=weights)
-        found = fuse_scores(lists, similarity={**similarity, **extra}, weights=weights,
-                            units={"keyword": mass}, guard=s.fusion_guard)  # fmt: skip
+        found = fuse_scores(lists, similarity=similarity, weights=weights, units={"keyword": mass},
+                            guard=s.fusion_guard)  # fmt: skip
         return lean(found, rows, question, lean_weights, roles=ROLES)
 
     if links_on and qvec is not None:
         t = time.perf_counter()
-        first = fused_now({})
+        first = fused_now()
         seeds = link_seeds(first, rows, n=s.links_seeds, hybrid=plan.route == "hybrid")
         if seeds:
             linked = link_search(
@@ -299,7 +300,7 @@ def retrieve(
     out.similarity, out.units, out.rows, out.question = dict(similarity), {"keyword": mass}, rows, question
 
     t = time.perf_counter()
-    out.fused = fused_now({})
+    out.fused = fused_now()
     timings["fuse"] = _ms(t)
 
     t = time.perf_counter()
