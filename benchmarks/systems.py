@@ -39,6 +39,7 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "no-time": {"time_weight": 0.0, "time_weight_explicit": 0.0},
     "time-filter": {"time_weight_explicit": 1.0},
     "no-order": {"order_weight": 0.0},
+    "no-walk": {"graph_walk_depth": 0},
     "no-leanings": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "time_weight": 0.0,
                     "time_weight_explicit": 0.0, "order_weight": 0.0},
 }
@@ -101,6 +102,7 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
             System("rank fusion (RRF)", "fusion", instance="rrf", params=INSTANCES["rrf"]),
             System("default without links", "ablation", instance="no-links", params=INSTANCES["no-links"]),
             System("default without leanings", "ablation", instance="no-leanings", params=INSTANCES["no-leanings"]),
+            System("default without the relational walk", "ablation", instance="no-walk", params=INSTANCES["no-walk"]),
         ]
         if sweep == "tune":  # one setting moved at a time from the defaults
             extra += [
