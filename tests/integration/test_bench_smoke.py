@@ -72,7 +72,7 @@ def test_real_sweep_pools_tenants_reports_sessions_and_reuses(tmp_path: Path) ->
     assert [s.system for s in report.systems] == ["vector-only", "keyword-only", "vector route (vector+keyword)",
                                                   "default (settings)", "default hops=2", "always-hybrid hops=1",
                                                   "rank fusion (RRF)", "default without links",
-                                                  "default without leanings"]  # fmt: skip
+                                                  "default without leanings", "default without the relational walk"]  # fmt: skip
     for s in report.systems:
         assert (s.tenant, s.tenants, s.questions) == ("longmemeval", 2, 2)
         assert set(s.session_recall) == {"@2", "@5", "@10"}
