@@ -1,20 +1,25 @@
 // name: keyword_search
 // mode: read
-// params: terms, per_term, min_df, common_fraction, max_terms, k, full, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
-// The keyword channel in one round trip: term statistics, the very-common-term cut, the
-// full-text candidates and their Okapi BM25 ranking; it returns the rows of the $k best.
+// params: terms, per_term, min_df, common_fraction, max_df, fetch_max_df, max_terms, k, full, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// The keyword channel: the very-common-term cut, the full-text candidates and their Okapi BM25
+// ranking; it returns the rows of the $k best.
 // $terms: [{term, stem, df}], one per distinct stem: a sanitised token, its Snowball stem (the
-// index stems both sides) and its document frequency when the caller has it cached
-// (falkmem/keyword/stats.py), null to count it here (an empty full-text query matches
-// nothing, so a cached term costs no index work).
-// The cut: a term in more than max($min_df, $common_fraction * n_docs) memories is dropped
-// (its matches cost the most and rank nothing), unless every term is that common: then the
-// rarest one stays. At most $max_terms terms are searched.
-// Candidates: up to $per_term per kept term, one full-text call per term, ordered by the
-// engine's score. One OR query is not enough: the engine does not add up the scores of the
+// index stems both sides) and its document frequency, counted up to $max_df + 1 by
+// retrieve/term_count or cached by the caller (falkmem/keyword/stats.py).
+// The cut: a term in more than max($min_df, $common_fraction * n_docs) memories, or in more than
+// $max_df, is dropped (its matches cost the most and rank little), unless every term is that
+// common: then the rarest one of at most $max_df memories stays. At most $max_terms terms are
+// searched. With the counts bounded too, what one search reads is bounded by the number of terms
+// times $max_df, whatever the tenant's size.
+// Candidates: up to $per_term per kept term of at most $fetch_max_df memories (when no kept term
+// is that rare, the rarest one), one full-text call per term, ordered by the engine's score: a
+// kept term more common than that still scores the candidates the others bring, but does not
+// bring its own (the engine reads every match of a term to order them). (The comprehensions
+// name their element x: one named s like the UNWIND after it hung the server, FalkorDB 4.22.1.) One OR query is not enough: the engine does not add up the scores of the
 // terms a document matches in a union, so with a common and a rare term the documents holding
 // both were cut by the LIMIT among ties. The engine's score only picks candidates: it is a
-// coarse TF-IDF without length normalisation.
+// coarse TF-IDF without length normalisation. (ORDER BY reads each call to its end, so the
+// engine's procedure is never cut short here; see retrieve/term_count.)
 // BM25 (Lucene idf, $k1, $b) on each candidate's stored stem counts (a.stems, written with the
 // artifact: " stem:count stem:count ... ", falkmem/keyword/stem.py stem_bag) and length
 // (a.n_tokens); the formula, repairs and float order of falkmem/keyword/bm25.py: N is at least
@@ -34,26 +39,22 @@
 // the per-term LIMIT, so a selective filter still gets $per_term candidates per term.
 MATCH (m:_Meta {id: 'meta'})
 WITH coalesce(m.n_docs, 0) AS n_docs, coalesce(m.n_tokens, 0) AS n_tokens
-CALL {
-  UNWIND $terms AS t
-  CALL {
-    WITH t
-    CALL db.idx.fulltext.queryNodes('Artifact', CASE WHEN t.df IS NULL THEN t.term ELSE '' END) YIELD node
-    RETURN count(node) AS counted
-  }
-  RETURN collect({term: t.term, stem: t.stem, df: coalesce(t.df, counted)}) AS stats
-}
-WITH n_docs, n_tokens, stats, [s IN stats WHERE s.df > 0] AS present,
+WITH n_docs, n_tokens, [s IN $terms WHERE s.df > 0 AND s.df <= $max_df] AS present,
      CASE WHEN $min_df > $common_fraction * n_docs THEN $min_df ELSE $common_fraction * n_docs END AS cut
-WITH n_docs, n_tokens, stats, present, [s IN present WHERE s.df <= cut] AS rare
-WITH n_docs, n_tokens, stats,
+WITH n_docs, n_tokens, present, [s IN present WHERE s.df <= cut] AS rare
+WITH n_docs, n_tokens,
      CASE WHEN size(rare) > 0 THEN rare[0..$max_terms]
           WHEN size(present) = 0 THEN []
           ELSE [reduce(best = head(present), s IN present | CASE WHEN s.df < best.df THEN s ELSE best END)]
      END AS kept
 CALL {
   WITH kept
-  UNWIND kept AS s
+  WITH kept, [x IN kept WHERE x.df <= $fetch_max_df] AS selective
+  WITH CASE WHEN size(selective) > 0 THEN selective
+            WHEN size(kept) = 0 THEN []
+            ELSE [reduce(best = head(kept), x IN kept | CASE WHEN x.df < best.df THEN x ELSE best END)]
+       END AS fetching
+  UNWIND fetching AS s
   CALL {
     WITH s
     CALL db.idx.fulltext.queryNodes('Artifact', s.term) YIELD node, score
@@ -74,7 +75,7 @@ CALL {
   }
   RETURN collect(DISTINCT node) AS nodes
 }
-WITH n_docs, n_tokens, stats, kept, nodes,
+WITH n_docs, n_tokens, kept, nodes,
      CASE WHEN n_docs > 0 AND n_tokens > 0 THEN toFloat(n_tokens) / n_docs ELSE 1.0 END AS avgdl
 CALL {
   WITH n_docs, kept, nodes, avgdl
@@ -100,4 +101,4 @@ CALL {
                             .valid_at, .invalid_at, .metadata, .status, .key}
                     ELSE n {.id, .valid_at, .speaker, .session_id} END}) AS hits, max(mass) AS mass
 }
-RETURN n_docs, n_tokens, stats, [s IN kept | s.term] AS kept, hits, mass
+RETURN n_docs, n_tokens, [s IN kept | s.term] AS kept, hits, mass

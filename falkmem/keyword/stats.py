@@ -2,8 +2,11 @@
 
 The keyword channel needs, for every query term, how many memories contain it (``df``): to
 drop very common terms before the full-text index enumerates their matches, and for BM25's
-idf. Counting is linear in a term's matches, so the counts are kept here between queries and
-sent back with the query; only unknown terms are counted (in the same round trip).
+idf. A count reads the term's matches up to a limit (the channel's ``max_df`` + 1: a term
+counted at the limit is dropped whatever its true count), so the counts are kept here between
+queries and sent with the query; only unknown terms are counted (``retrieve/term_count``).
+A count that reached its limit only says "at least the limit": it answers a later query only
+if that query's limit is no higher.
 
 Two guards keep the cache exact:
 
@@ -38,6 +41,8 @@ class TermStats:
     n_docs: int
     n_tokens: float
     df: dict[str, int] = field(default_factory=dict)
+    reached: dict[str, int] = field(default_factory=dict)
+    """Terms whose count stopped at its limit (term -> that limit: the term is in at least that many)."""
 
 
 class _Scope:
@@ -81,19 +86,38 @@ def bump(owner: object, graph: str) -> None:
         s.entries.pop(graph, None)
 
 
-def lookup(owner: object, graph: str, terms: Iterable[str]) -> tuple[int, TermStats | None, dict[str, int]]:
-    """The tenant's generation, its cached snapshot (or None) and the known ``df`` of ``terms``."""
+def lookup(
+    owner: object, graph: str, terms: Iterable[str], *, limit: int | None = None
+) -> tuple[int, TermStats | None, dict[str, int]]:
+    """The tenant's generation, its cached snapshot (or None) and the known ``df`` of ``terms``
+    as a query counting up to ``limit`` would count them (``limit`` for a term known to be in
+    at least that many; a term counted against a lower limit is not known)."""
     with _lock:
         s = _scope(owner)
         gen = s.generations.get(graph, 0)
         entry = s.entries.get(graph)
         if entry is None:
             return gen, None, {}
-        return gen, TermStats(entry.n_docs, entry.n_tokens), {t: entry.df[t] for t in terms if t in entry.df}
+        known: dict[str, int] = {}
+        for t in terms:
+            if t in entry.df:
+                known[t] = entry.df[t] if limit is None else min(entry.df[t], limit)
+            elif t in entry.reached and limit is not None and entry.reached[t] >= limit:
+                known[t] = limit
+        return gen, TermStats(entry.n_docs, entry.n_tokens), known
 
 
-def store(owner: object, graph: str, gen: int, snapshot: TermStats, df: Mapping[str, int]) -> None:
-    """Remember ``df`` (counted at ``snapshot``) unless a write happened since ``gen`` was read."""
+def store(
+    owner: object,
+    graph: str,
+    gen: int,
+    snapshot: TermStats,
+    df: Mapping[str, int],
+    *,
+    limit: int | None = None,
+) -> None:
+    """Remember ``df`` (counted at ``snapshot``, up to ``limit``) unless a write happened since
+    ``gen`` was read. A count equal to ``limit`` is kept as "at least ``limit``"."""
     with _lock:
         s = _scope(owner)
         if s.generations.get(graph, 0) != gen:
@@ -104,9 +128,15 @@ def store(owner: object, graph: str, gen: int, snapshot: TermStats, df: Mapping[
             if graph not in s.entries and len(s.entries) >= MAX_TENANTS:
                 s.entries.pop(next(iter(s.entries)))
             s.entries[graph] = entry
-        if len(entry.df) + len(df) > MAX_TERMS:
+        if len(entry.df) + len(entry.reached) + len(df) > MAX_TERMS:
             entry.df.clear()
-        entry.df.update(df)
+            entry.reached.clear()
+        for term, n in df.items():
+            if limit is not None and n >= limit:
+                entry.reached[term] = max(limit, entry.reached.get(term, 0))
+            else:
+                entry.df[term] = n
+                entry.reached.pop(term, None)
 
 
 def clear() -> None:
