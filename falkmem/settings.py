@@ -62,6 +62,16 @@ class Settings(BaseSettings):
     server_keep_alive: bool = False
     """Embedded store: keep its server running after the last client process exits (else it
     stops within seconds); ``falkmem server stop`` stops it."""
+    server_idle_s: float = Field(default=600.0, ge=0)
+    """Embedded store: how long its server outlives the last client process when the store is
+    large (``server_idle_min_mb``): a process that opens it in that time attaches to the loaded
+    server instead of loading the data again, which rebuilds the vector and full-text indexes
+    (docs/scaling.md, "One tenant that grows": minutes for 100,000 memories here). 0: stop with
+    the last client."""
+    server_idle_min_mb: float = Field(default=32.0, ge=0)
+    """Embedded store: ``server_idle_s`` applies once its append-only files hold this many MB
+    (about 6,000 chat turns, several seconds to load); a smaller store's server stops with its
+    last client."""
 
     embedder: str = "minilm"
     """``minilm`` (offline all-MiniLM-L6-v2), ``openai:<model>``, or a sentence-transformers path."""

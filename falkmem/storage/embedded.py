@@ -25,6 +25,13 @@ Its life (issue 15, issue 12 items 9 and 13):
   append-only file under the lock (:meth:`EmbeddedServer.recover`), once for all callers; a
   server that dies again while replaying is reported (the file and the recovery step) and
   not started again until its append-only file changes;
+- a store whose append-only files hold ``idle_min_bytes`` or more (a large tenant: loading it
+  rebuilds the HNSW index, seconds to minutes) outlives its last client by ``idle_s``
+  seconds, so the next process attaches to the loaded server instead of waiting for the load
+  (the watchdog stops it once that time passed with no client); a smaller one stops at once;
+- the append-only file (with its RDB base) is the only persistence: no RDB snapshots are taken
+  while it runs or when it stops (they forked and wrote the whole dataset while writes went
+  on, and the server never reads them with the append-only file on);
 - the state file's pid must be a server of this directory whose socket accepts connections,
   so a stale socket and a reused pid after a crash cannot stall an open;
 - the caller connects while it holds the lock, so another process's close cannot stop the
@@ -60,6 +67,7 @@ from redis.retry import Retry
 
 from ..errors import ConfigError, ConnectionFailed, StoreLocked
 from . import serverlog
+from .watchdog import data_bytes, idle_wait
 
 log = logging.getLogger("falkmem.storage")
 
@@ -98,6 +106,10 @@ class ServerInfo:
     socket: str
     keep_alive: bool = False
     started_at: float = 0.0
+    idle_s: float = 0.0
+    """How long the server outlives its last client when the store is large (``idle_min_bytes``)."""
+    idle_min_bytes: int = 0
+    """Append-only files of at least this size make the server linger ``idle_s`` seconds."""
 
 
 class ServerReplayFailed(ConnectionFailed):
@@ -208,8 +220,12 @@ class EmbeddedServer:
         timeout_default_ms: int = 10_000,
         open_timeout_s: float = 900.0,
         keep_alive: bool = False,
+        idle_s: float = 0.0,
+        idle_min_bytes: int = 0,
     ) -> None:
         self.data_dir = data_dir
+        self.idle_s = idle_s
+        self.idle_min_bytes = idle_min_bytes
         self.appendfsync = appendfsync
         self.timeout_max_ms = timeout_max_ms
         self.timeout_default_ms = timeout_default_ms
@@ -293,6 +309,8 @@ class EmbeddedServer:
                 socket=str(raw["socket"]),
                 keep_alive=bool(raw.get("keep_alive", False)),
                 started_at=float(raw.get("started_at", 0.0)),
+                idle_s=float(raw.get("idle_s", 0.0)),
+                idle_min_bytes=int(raw.get("idle_min_bytes", 0)),
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -321,11 +339,7 @@ class EmbeddedServer:
         info = self._read_state()
         procs = server_processes(self.data_dir)
         clients = sorted(lock_holders(self.clients_file)) if self.clients_file.exists() else []
-        watchdog: int | None = None
-        with contextlib.suppress(OSError, ValueError):
-            wpid = int((self.data_dir / "watchdog.pid").read_text().strip())
-            if _alive(wpid) and b"watchdog" in (_PROC / str(wpid) / "cmdline").read_bytes():
-                watchdog = wpid
+        watchdog = self._watchdog()
         orphans = sorted(procs - ({info.pid} if info is not None else set()))
         if info is not None and not info.keep_alive and not clients and watchdog is None:
             orphans = sorted({*orphans, info.pid})
@@ -338,8 +352,18 @@ class EmbeddedServer:
             "started_at": info.started_at if info is not None else None,
             "clients": clients,
             "watchdog": watchdog,
+            "idle_s": info.idle_s if info is not None else None,
+            "data_bytes": data_bytes(self.data_dir),
             "orphans": orphans,
         }
+
+    def _watchdog(self) -> int | None:
+        """The pid of this directory's watchdog, if it runs."""
+        with contextlib.suppress(OSError, ValueError):
+            wpid = int((self.data_dir / "watchdog.pid").read_text().strip())
+            if _alive(wpid) and b"watchdog" in (_PROC / str(wpid) / "cmdline").read_bytes():
+                return wpid
+        return None
 
     def running(self) -> ServerInfo | None:
         """The running server of this directory, if any (no lock taken, nothing started)."""
@@ -365,9 +389,12 @@ class EmbeddedServer:
             started = info is None
             if info is None:
                 info = self._start()
-            elif self.keep_alive and not info.keep_alive:
-                info = ServerInfo(info.pid, info.socket, True, info.started_at)
-                self._write_state(info)
+            else:  # the last process to open the store decides how long its server lingers
+                wanted = ServerInfo(info.pid, info.socket, info.keep_alive or self.keep_alive, info.started_at,
+                                    self.idle_s, self.idle_min_bytes)  # fmt: skip
+                if wanted != info:
+                    info = wanted
+                    self._write_state(info)
             self._wait_loaded(info, started=started)
             self._hold_client()
             if connect is None:
@@ -432,7 +459,9 @@ class EmbeddedServer:
             if info is None:
                 info = self._start()
             elif not info.keep_alive:
-                info = ServerInfo(info.pid, info.socket, True, info.started_at)
+                info = ServerInfo(
+                    info.pid, info.socket, True, info.started_at, info.idle_s, info.idle_min_bytes
+                )
                 self._write_state(info)
             self._wait_loaded(info, started=started)
             return info
@@ -442,7 +471,9 @@ class EmbeddedServer:
 
         The caller closes its own connections first. Other processes with the store open hold
         the clients lock; clients connected by URL to the socket carry the client name
-        :data:`CLIENT_NAME`; either keeps the server up.
+        :data:`CLIENT_NAME`; either keeps the server up. A large store's server lingers
+        (``idle_s``, ``idle_min_bytes``): its watchdog stops it once it has had no client for
+        that long.
         """
         self._drop_client()
         with self._locked():
@@ -450,6 +481,8 @@ class EmbeddedServer:
             if info is None or info.keep_alive or self.clients_alive():
                 return
             if self._named_clients(info):
+                return
+            if idle_wait(asdict(info), self.data_dir) > 0 and self._watchdog() is not None:
                 return
             self._stop(info)
 
@@ -484,7 +517,7 @@ class EmbeddedServer:
     def _stop(self, info: ServerInfo) -> None:
         client = redis.Redis(unix_socket_path=info.socket, socket_timeout=30, retry=_NO_RETRY)
         try:
-            client.shutdown(save=True, now=False, force=False)
+            client.shutdown(nosave=True, now=False, force=False)  # the append-only file is flushed
         except redis.ConnectionError:
             pass  # shutdown closes the connection
         except redis.ResponseError as exc:  # pragma: no cover - a save that fails
@@ -579,7 +612,7 @@ class EmbeddedServer:
             "--appendonly", "yes",
             "--appendfsync", self.appendfsync,
             "--appenddirname", "appendonlydir",
-            "--save", "900 1 300 100 60 10000",
+            "--save", "",
             "--daemonize", "yes",
             "--pidfile", str(pidfile),
             "--logfile", str(self.log_file),
@@ -604,7 +637,8 @@ class EmbeddedServer:
                 self._replay_failed(self._log_offset)
             time.sleep(0.02)
         pid = int(pidfile.read_text().strip())
-        info = ServerInfo(pid=pid, socket=str(sock), keep_alive=keep, started_at=time.time())
+        info = ServerInfo(pid=pid, socket=str(sock), keep_alive=keep, started_at=time.time(),
+                          idle_s=self.idle_s, idle_min_bytes=self.idle_min_bytes)  # fmt: skip
         self._write_state(info)
         if not keep:
             self._spawn_watchdog(pid)

@@ -102,6 +102,8 @@ class Store:
                 timeout_default_ms=settings.query_timeout_ms,
                 open_timeout_s=settings.open_timeout_s,
                 keep_alive=settings.server_keep_alive,
+                idle_s=settings.server_idle_s,
+                idle_min_bytes=int(settings.server_idle_min_mb * 1_000_000),
             )
 
             def connect(info: ServerInfo) -> Any:

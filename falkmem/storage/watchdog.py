@@ -9,6 +9,11 @@ opening the store right now), it stops the server with SIGTERM (a clean shutdown
 append-only file is flushed) and exits. It also exits when its server is gone, or when the
 store's state names another server.
 
+A store whose append-only files hold at least ``idle_min_bytes`` (recorded in the state file
+with ``idle_s``) is stopped only once it has had no client for ``idle_s`` seconds: loading it
+again would cost the next process seconds to minutes (the HNSW index is rebuilt on every
+load), and a process that opens it in the meantime attaches to the running server.
+
 It runs as a script (``python -I -S watchdog.py DIR PID [PERIOD]``, which forks and returns at once) and imports only the
 standard library, so it starts in milliseconds and holds no client state of its own.
 """
@@ -54,6 +59,28 @@ def _try_lock(path: Path) -> int | None:
     return fd
 
 
+def data_bytes(data_dir: Path) -> int:
+    """Bytes of the store's append-only files: what its server loads when it starts."""
+    total = 0
+    try:
+        for entry in os.scandir(data_dir / "appendonlydir"):
+            if entry.is_file():
+                total += entry.stat().st_size
+    except OSError:
+        pass
+    return total
+
+
+def idle_wait(state: dict[str, object] | None, data_dir: Path) -> float:
+    """How long a server without clients stays up (0: stop it now), from the state file."""
+    if not state:
+        return 0.0
+    raw_wait, raw_floor = state.get("idle_s"), state.get("idle_min_bytes")
+    wait = float(raw_wait) if isinstance(raw_wait, int | float) else 0.0
+    floor = int(raw_floor) if isinstance(raw_floor, int | float) else 0
+    return wait if wait > 0 and data_bytes(data_dir) >= floor else 0.0
+
+
 def _stop(data_dir: Path, pid: int) -> None:
     os.kill(pid, signal.SIGTERM)  # redis: a clean shutdown (flushes the AOF, saves the RDB)
     deadline = time.monotonic() + 600
@@ -65,9 +92,19 @@ def _stop(data_dir: Path, pid: int) -> None:
             (data_dir / "server.json").unlink()
 
 
+class Idle:
+    """Since when the watchdog has seen no client (None: it saw one at its last look)."""
+
+    __slots__ = ("since",)
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+
+
 def watch(data_dir: Path, pid: int, period: float) -> int:
     with contextlib.suppress(OSError):
         (data_dir / "watchdog.pid").write_text(str(os.getpid()))
+    idle = Idle()
     while True:
         time.sleep(period)
         if not _alive(pid):
@@ -76,13 +113,13 @@ def watch(data_dir: Path, pid: int, period: float) -> int:
             os.kill(pid, signal.SIGKILL)  # (SIGTERM would refuse to exit: its final save fails)
             return 0
         try:
-            if _check(data_dir, pid):
+            if _check(data_dir, pid, idle):
                 return 0
         except OSError:
             continue  # e.g. the directory is being removed: look again next period
 
 
-def _check(data_dir: Path, pid: int) -> bool:
+def _check(data_dir: Path, pid: int, idle: Idle | None = None) -> bool:
     """One look; True when the watchdog is done (the server was stopped, or is another's)."""
     st = _state(data_dir)
     if st is not None and st.get("pid") != pid:
@@ -95,11 +132,20 @@ def _check(data_dir: Path, pid: int) -> bool:
     try:
         clients = _try_lock(data_dir / "falkmem.clients")
         if clients is None:
+            if idle is not None:
+                idle.since = None
             return False
         os.close(clients)
         st = _state(data_dir)
         if st is not None and st.get("keep_alive"):
             return False
+        wait = idle_wait(st, data_dir)
+        if wait > 0 and idle is not None:
+            now = time.monotonic()
+            if idle.since is None:
+                idle.since = now
+            if now - idle.since < wait:
+                return False
         _stop(data_dir, pid)
         return True
     finally:
