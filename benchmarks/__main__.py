@@ -24,7 +24,7 @@ for _var, _value in (
 ):
     os.environ.setdefault(_var, _value)
 
-from . import compare, context_eval, datasets, fusion  # noqa: E402
+from . import compare, context_eval, datasets, fusion, scale  # noqa: E402
 from .report import write  # noqa: E402
 from .runner import RunConfig, run  # noqa: E402
 from .systems import SWEEPS, systems  # noqa: E402
@@ -91,6 +91,7 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("report", type=Path)
     context_eval.add_parsers(sub)
     fusion.add_parsers(sub)
+    scale.add_parser(sub)
     return p
 
 
@@ -103,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return context_eval.main(args, argv)
     if args.command == "fusion":
         return fusion.main(args)
+    if args.command == "scale":
+        return scale.main(args)
     if args.command == "table":
         try:
             sys.stdout.write(render(compare.load(args.report, questions=False)))
