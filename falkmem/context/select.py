@@ -99,13 +99,19 @@ def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str
     """Fill ``e.static`` and ``e.order``; ``e.hot`` must be set. ``bridges``: names met in
     chosen sentences that make a sentence naming them evidence for the chain."""
     out: list[float] = []
-    for i in range(len(e.analysis)):
+    a = e.analysis
+    # A memory whose title names a bridge is about the next hop: its first sentence is evidence
+    # for the chain though it says "it" ("Lake District: It is located within Cumbria").
+    titled = a.title is not None and (
+        query.names_chain_text(a.title_norm) or (bool(bridges) and not bridges.isdisjoint(a.title_names))
+    )
+    for i in range(len(a)):
         g = weights.base + weights.lead * (i == 0)
-        bridged = bool(bridges) and not bridges.isdisjoint(e.analysis.names_of(i))
+        bridged = bool(bridges) and not bridges.isdisjoint(a.names_of(i))
         if i in e.hot or bridged:
             s = e.analysis.sentence(i)
             lexical = not query.stems.keys().isdisjoint(s.words)
-            chained = bridged or query.names_chain(s)
+            chained = bridged or (titled and i == 0) or query.names_chain(s)
             typed = (lexical or chained) and query.typed(s)
             g += weights.chain * chained + weights.answer_type * typed
         out.append(e.prior * g)
@@ -170,7 +176,10 @@ class _State:
                 parts = line_parts(label, date, pieces)
                 text = self._lines[key] = " ".join(parts)
                 if self.meter is not None and self.meter.spaced and text not in self.meter._cache:
-                    self.meter._cache[text] = sum(self.meter.line(part) for part in parts)
+                    # a part ending in a label colon ("Title:") gains ": " when joined: +1
+                    self.meter._cache[text] = sum(self.meter.line(part) for part in parts) + sum(
+                        1 for part in parts[:-1] if part.endswith(":")
+                    )
             lines.append(text)
         if self.triples:
             lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
@@ -311,6 +320,51 @@ def select(
             push(idx, group, None, gain(e, group) / estimate(e, group))
 
     current = meter.count(state.render().lines)
+
+    def accept(idx: int, new: list[int]) -> bool:
+        """Add sentences ``new`` of entry ``idx`` if the rendered text still fits; book what they cover."""
+        nonlocal current
+        e = entries[idx]
+        was_open = bool(e.chosen)
+        e.chosen.update(new)
+        used = meter.count(state.render().lines)
+        if used > budget:
+            e.chosen.difference_update(new)
+            return False
+        current = used
+        opened.add(e.block)
+        for i in new:
+            seen_texts.add(e.analysis.texts[i])
+            if i in e.hot:
+                s = e.analysis.sentence(i)
+                seen.append(s)
+                for w in s.words & query.stems.keys():
+                    covered[w] = covered.get(w, 0) + 1
+        fresh = {
+            n for i in new for n in e.analysis.names_of(i)
+            if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
+        } if asked is not None else set()  # fmt: skip
+        if fresh:
+            bridges.update(fresh)
+            for j, near in enumerate(entries):
+                if j != idx and not names[j].isdisjoint(fresh):
+                    boosted = near.prior < weights.bridge
+                    near.prior = max(near.prior, weights.bridge)
+                    score_entry(near, query, weights, frozenset(bridges))
+                    for g2 in groups[j]:  # re-rank what the bridge made worth more
+                        if not set(g2) <= near.chosen and (
+                            boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
+                        ):
+                            push(j, g2, None, gain(near, g2) / estimate(near, g2))
+        if not was_open:
+            if connections is None:
+                for t in e.triples:
+                    push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
+            for other in groups[idx]:  # no longer paying for the label and title: re-rank
+                if not set(other) <= e.chosen:
+                    push(idx, other, None, gain(e, other) / estimate(e, other))
+        return True
+
     while heap and current < budget:
         neg, _, idx, group, triple = heapq.heappop(heap)
         e = entries[idx]
@@ -347,44 +401,7 @@ def select(
                 continue
         if any(i in e.hot and _near_duplicate(e.analysis.sentence(i), seen) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)
-        was_open = bool(e.chosen)
-        e.chosen.update(new)
-        used = meter.count(state.render().lines)
-        if used > budget:
-            e.chosen.difference_update(new)
-            continue
-        current = used
-        opened.add(e.block)
-        for i in new:
-            seen_texts.add(e.analysis.texts[i])
-            if i in e.hot:
-                s = e.analysis.sentence(i)
-                seen.append(s)
-                for w in s.words & query.stems.keys():
-                    covered[w] = covered.get(w, 0) + 1
-        fresh = {
-            n for i in new for n in e.analysis.names_of(i)
-            if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
-        } if asked is not None else set()  # fmt: skip
-        if fresh:
-            bridges.update(fresh)
-            for j, near in enumerate(entries):
-                if j != idx and not names[j].isdisjoint(fresh):
-                    boosted = near.prior < weights.bridge
-                    near.prior = max(near.prior, weights.bridge)
-                    score_entry(near, query, weights, frozenset(bridges))
-                    for g2 in groups[j]:  # re-rank what the bridge made worth more
-                        if not set(g2) <= near.chosen and (
-                            boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
-                        ):
-                            push(j, g2, None, gain(near, g2) / estimate(near, g2))
-        if not was_open:
-            if connections is None:
-                for t in e.triples:
-                    push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
-            for other in groups[idx]:  # no longer paying for the label and title: re-rank
-                if not set(other) <= e.chosen:
-                    push(idx, other, None, gain(e, other) / estimate(e, other))
+        accept(idx, new)
     if connections:
         for members in state.arrange():
             for member in members:

@@ -121,7 +121,7 @@ class Analysis:
         texts: its sentences after the title, in order, each on one line.
     """
 
-    __slots__ = ("_names", "_sentence_names", "_sentences", "_words", "texts", "title")
+    __slots__ = ("_names", "_sentence_names", "_sentences", "_title_names", "_words", "texts", "title")
 
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
@@ -130,6 +130,7 @@ class Analysis:
         self._words: frozenset[str] | None = None
         self._names: frozenset[str] | None = None
         self._sentence_names: list[frozenset[str] | None] = [None] * len(texts)
+        self._title_names: tuple[str, frozenset[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -154,6 +155,22 @@ class Analysis:
         if found is None:
             found = self._sentence_names[i] = frozenset(names_in(self.texts[i]))
         return found
+
+    def _title_tokens(self) -> tuple[str, frozenset[str]]:
+        if self._title_names is None:
+            tokens = tokenize(self.title or "")
+            self._title_names = (" ".join(tokens), frozenset(t for t in tokens if t not in STOPWORDS))
+        return self._title_names
+
+    @property
+    def title_norm(self) -> str:
+        """The title's lower-case tokens joined by single spaces ("" without a title)."""
+        return self._title_tokens()[0]
+
+    @property
+    def title_names(self) -> frozenset[str]:
+        """The title's words, lower-cased, stopwords left out (what a bridge name matches)."""
+        return self._title_tokens()[1]
 
     @property
     def names(self) -> frozenset[str]:
@@ -187,6 +204,8 @@ def _cut(body: str) -> list[str]:
             word = body[lo : end - 1].lower()
             if (len(word) == 1 and word.isalpha()) or word in _ABBREVIATIONS:
                 continue
+            if len(word) <= 2 and word.isdigit() and lo == start:
+                continue  # a list item's number ("1. Farm scoring: ..."): not a sentence of its own
             if m.end() < len(body) and body[m.end()].islower():
                 continue  # "approx. three", "vs. them": a full stop before a lower-case word
         out.append(body[start:end])

@@ -6,12 +6,14 @@ No model runs here. A sentence earns its place by
   the candidate memories (a word every candidate has says little) and worth less each time the
   context already holds it (coverage with diminishing returns);
 * **the chain**: it names a bridge entity the graph channel followed to reach a memory, or the
-  title of another candidate (the passage about the band a first passage names): that is how
-  the sentence that answers the second hop is found though it shares no word with the question;
+  title of another candidate (the passage about the band a first passage names), or it opens
+  a memory whose title names one: that is how the sentence that answers the second hop is
+  found though it shares no word with the question;
 * **the answer's type**: the question asks when / how many / what time / who or where, and the
   sentence holds a date, a number, a time of day or a name;
-* **its memory's rank** in the search (a prior, by rank only: the ranking's scale may change)
-  and its **position** (a memory's first sentence usually says what it is about).
+* **its memory's rank** in the search (a prior, by rank only: the ranking's scale may change;
+  an assistant's turns count half: they restate the user's words) and its **position** (a
+  memory's first sentence usually says what it is about).
 
 Only "hot" sentences are scored on words, chain and type: those that contain a 4-letter prefix
 of a question word or a bridge name (one regex search each); the rest are filler, worth the
@@ -66,7 +68,7 @@ class Weights:
     shares a word with the question or names a bridge."""
     lead: float = 0.5
     """A memory's first sentence."""
-    prior_half: float = 3.0
+    prior_half: float = 4.5
     """Rank at which the rank prior is half the top memory's (1 / (1 + rank / prior_half))."""
     repeat: float = 0.5
     """A word the context holds already counts this much again (then this squared...)."""
@@ -78,6 +80,9 @@ class Weights:
     cost_power: float = 0.5
     """Candidates are ranked by gain / tokens ** cost_power (1: per token; lower favours
     longer sentences)."""
+    assistant: float = 0.5
+    """Rank prior factor of an assistant's turns (they restate the user's words; the facts are
+    the user's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +115,13 @@ class Query:
 
     def names_chain(self, s: Sentence) -> bool:
         """Whether the sentence names a bridge entity."""
+        return self.names_chain_text(s.norm)
+
+    def names_chain_text(self, norm: str) -> bool:
+        """Whether a text (lower-case tokens joined by spaces) names a bridge entity."""
         if not self.chain:
             return False
-        hay = f" {s.norm} "
+        hay = f" {norm} "
         return any(f" {name} " in hay for name in self.chain)
 
     def typed(self, s: Sentence) -> bool:

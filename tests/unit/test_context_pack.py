@@ -375,10 +375,54 @@ def _slow_count(text: str) -> int:
                 total += -(-len(run) // 6) if ascii_alpha else -(-len(run) // 3) if ascii_digit else 1
         else:
             total += 1 if piece.isascii() else 2
-    return total
+    return total + text.count(": ")  # a label colon counts one more
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.text(st.characters(codec="ascii"), max_size=60))
 def test_the_ascii_fast_count_is_the_general_count(text: str) -> None:
     assert COUNTER.count(text) == _slow_count(text)
+
+
+def test_a_passage_titled_by_the_bridge_is_evidence_for_the_chain() -> None:
+    # "Lake District" is named by the first hop; its passage says "It": without the title the
+    # sentence shares one word with the question, like the distractor ranked above it.
+    items = [
+        item("k", "Knott\nKnott is a mountain in the northern part of the English Lake District.", 1.0),
+        item("d", "Discovery UK\nDiscovery UK is a channel located in London, part of a network.", 0.9),
+        item("l", "Lake District\nIt is located entirely within the county of Cumbria.", 0.8),
+    ]
+    q = "Where is the district that Knott is part of located in the UK?"
+    budget = COUNTER.count("[1] Knott is a mountain in the northern part of the English Lake District.\n"
+                           "[2] Lake District: It is located entirely within the county of Cumbria.")  # fmt: skip
+    out = pack(q, items, budget_tokens=budget, counter=COUNTER)
+    assert "Cumbria" in out.text, out.text
+
+
+def test_an_assistants_turns_weigh_less_than_the_users() -> None:
+    items = [
+        item("a", "Ticket to Ride scores count routes; a high score in Ticket to Ride needs long routes.", 1.0,
+             speaker="assistant", session="s1", at=T0),
+        item("u", "My highest score in Ticket to Ride is 132 points.", 0.9, speaker="user", session="s2", at=T0),
+    ]  # fmt: skip
+    budget = COUNTER.count("[1] user: My highest score in Ticket to Ride is 132 points.")
+    out = pack("What is my highest score in Ticket to Ride?", items, budget_tokens=budget, counter=COUNTER)
+    assert "132" in out.text, out.text
+
+
+def test_documents_of_one_day_carry_no_date_even_ordered_by_time() -> None:
+    items = [item("d1", "Kansas\nThe KU School of Engineering awarded degrees as early as 1873.", 1.0,
+                  at=T0, kind="document")]  # fmt: skip
+    out = pack(
+        "When did Kansas start issuing engineering degrees?", items, budget_tokens=100, counter=COUNTER
+    )
+    assert out.chronological and "Mar" not in out.text
+
+
+def test_a_label_colon_joined_to_a_sentence_is_counted_on_the_fast_path() -> None:
+    items = [item(f"m{i}", f"Helios {i}\nThe Helios budget review number {i} went well.", 1.0 - i / 10)
+             for i in range(8)]  # fmt: skip
+    for budget in (20, 41, 60, 97):
+        fast = pack("helios budget", items, budget_tokens=budget, counter=COUNTER)
+        assert fast == pack("helios budget", items, budget_tokens=budget, counter=Recount())
+        assert fast.tokens == COUNTER.count(fast.text) <= budget

@@ -44,3 +44,16 @@ def test_names_and_cache() -> None:
     text = "Leader of Opposition (Uganda)\nThe Leader of Opposition is Winnie Kiiza."
     assert analyse(text) is analyse(text)
     assert {"leader", "uganda", "winnie", "kiiza"} <= analyse(text).names
+
+
+def test_a_list_items_number_is_not_a_sentence() -> None:
+    a = analyse("Here is why:\n1. **Farm scoring**: cities score. 2. Low interaction. It was 5. Then more.")
+    assert a.texts == ("Here is why:", "1. Farm scoring: cities score.", "2. Low interaction.", "It was 5.",
+                       "Then more.")  # fmt: skip
+
+
+def test_title_words() -> None:
+    a = analyse("Leader of Opposition (Uganda)\nIt is the title of the leader of the largest party.")
+    assert a.title_norm == "leader of opposition uganda"
+    assert a.title_names == frozenset({"leader", "opposition", "uganda"})
+    assert analyse("No title here.").title_norm == ""
