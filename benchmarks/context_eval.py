@@ -18,6 +18,12 @@ then records:
 Per budget each system gets the mean with a bootstrap 95 % CI and the paired difference from
 plain packing (``stats.paired_delta``). Variants (``--variants``) pack the same retrieval with
 other packer options, for ablations. The store is built (or reused) like ``run`` builds it.
+
+``--items-out`` also writes each question's packer input (the items of ``explain`` at
+``context_candidates``, its answers and evidence) to a ``.jsonl.gz``; ``python -m
+benchmarks.context_eval FILE...`` packs them again with the current packer (:func:`replay`),
+without a store or a search, and compares question by question with an earlier replay
+(``--save`` / ``--against``): ablations of the packer take seconds.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from falkmem import Memory
-from falkmem.context import ContextItem, RegexTokenCounter, TokenCounter, pack
+from falkmem.context import ContextItem, RegexTokenCounter, TokenCounter, Weights, pack
 from falkmem.context.items import items_from_explain
 from falkmem.models import Hit
 from falkmem.tenant import Tenant
@@ -467,7 +473,7 @@ def _item_from_json(d: dict[str, Any]) -> ContextItem:
     at = datetime.fromisoformat(d["at"]) if d.get("at") else None
     return ContextItem(
         id=d["id"], text=d["text"], score=d["score"], session=d.get("session"), at=at, kind=d.get("kind", "memory"),
-        triples=tuple(tuple(t) for t in d.get("triples") or ()), superseded=bool(d.get("superseded")),  # type: ignore[misc]
+        triples=tuple(tuple(t) for t in d.get("triples") or ()), superseded=bool(d.get("superseded")),
         speaker=d.get("speaker"), via=tuple(d.get("via") or ()),
     )  # fmt: skip
 
@@ -522,10 +528,10 @@ def replay_table(name: str, res: dict[str, dict[str, dict[str, float | None]]], 
     lines = []
     for b in budgets:
         key = str(b)
-        pairs = [(r[key]["ctx"], r[key]["plain"]) for r in res.values() if r[key]["ctx"] is not None]
-        c = [float(x) for x, _ in pairs]
-        p = [float(y) for _, y in pairs if y is not None]
-        d = _delta([(float(x), y) for x, y in pairs])
+        pairs = [(x, r[key]["plain"]) for r in res.values() if (x := r[key]["ctx"]) is not None]
+        c = [x for x, _ in pairs]
+        p = [y for _, y in pairs if y is not None]
+        d = _delta(pairs)
         ms = statistics.median(float(r[key]["ms"] or 0.0) for r in res.values())
         extra = ""
         if against is not None:
@@ -544,7 +550,7 @@ def replay_table(name: str, res: dict[str, dict[str, dict[str, float | None]]], 
 
 
 def _replay_main(argv: Sequence[str] | None = None) -> int:
-    """``python -m benchmarks.context_eval ITEMS.jsonl.gz ... [--save X] [--against Y]``."""
+    """``python -m benchmarks.context_eval ITEMS.jsonl.gz ... [--save X] [--against Y] [--weights J]``."""
     ap = argparse.ArgumentParser(prog="python -m benchmarks.context_eval",
                                  description="replay the packer on stored items (--items-out of context)")  # fmt: skip
     ap.add_argument("items", type=Path, nargs="+")
@@ -556,7 +562,11 @@ def _replay_main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--options", type=json.loads, default={}, help='pack() options as JSON, e.g. {"chain": false}'
     )
+    ap.add_argument("--weights", type=json.loads, default=None,
+                    help='Weights fields as JSON, e.g. {"prior_half": 6}')  # fmt: skip
     args = ap.parse_args(argv)
+    if args.weights is not None:
+        args.options["weights"] = Weights(**args.weights)
     everything: dict[str, Any] = {}
     before = json.loads(args.against.read_text(encoding="utf-8")) if args.against else {}
     for path in args.items:

@@ -400,14 +400,19 @@ def test_a_passage_titled_by_the_bridge_is_evidence_for_the_chain() -> None:
 
 
 def test_an_assistants_turns_weigh_less_than_the_users() -> None:
+    # The assistant's reply echoes the question's words and ranks first; the user's turn holds
+    # the fact. Only one fits.
+    reply = "Your highest score in Ticket to Ride will rise with long routes."
     items = [
-        item("a", "Ticket to Ride scores count routes; a high score in Ticket to Ride needs long routes.", 1.0,
-             speaker="assistant", session="s1", at=T0),
-        item("u", "My highest score in Ticket to Ride is 132 points.", 0.9, speaker="user", session="s2", at=T0),
-    ]  # fmt: skip
-    budget = COUNTER.count("[1] user: My highest score in Ticket to Ride is 132 points.")
-    out = pack("What is my highest score in Ticket to Ride?", items, budget_tokens=budget, counter=COUNTER)
-    assert "132" in out.text, out.text
+        item("a", reply, 1.0, speaker="assistant", session="s1", at=T0),
+        item("u", "I got 132 points in Ticket to Ride.", 0.5, speaker="user", session="s2", at=T0),
+    ]
+    budget = max(COUNTER.count("[1] user: I got 132 points in Ticket to Ride."),
+                 COUNTER.count("[1] assistant: " + reply))  # fmt: skip
+    q = "What is my highest score in Ticket to Ride?"
+    assert pack(q, items, budget_tokens=budget, counter=COUNTER).used == ("u",)
+    same = pack(q, items, budget_tokens=budget, counter=COUNTER, weights=Weights(assistant=1.0))
+    assert same.used == ("a",)
 
 
 def test_documents_of_one_day_carry_no_date_even_ordered_by_time() -> None:
