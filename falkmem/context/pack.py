@@ -14,7 +14,7 @@ from ..keyword.tokens import tokenize
 from .render import day, legend_line, utc
 from .select import Entry, Meter, Selected, score_entry, select
 from .sentences import Analysis, analyse
-from .signals import Weights, chain_names, read_query, weigh
+from .signals import Weights, asks_the_assistant, chain_names, read_query, weigh
 from .tokens import TokenCounter
 
 __all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
@@ -183,10 +183,10 @@ _ASSISTANT = frozenset({"assistant", "ai", "bot", "agent", "system"})
 """Speakers whose turns answer the user: they restate the user's words, the facts are the user's."""
 
 
-def _prior(item: ContextItem, rank: int, w: Weights) -> float:
+def _prior(item: ContextItem, rank: int, w: Weights, *, assistant: float) -> float:
     prior = 1.0 / (1.0 + rank / w.prior_half)
     if item.speaker is not None and item.speaker.strip().casefold() in _ASSISTANT:
-        prior *= w.assistant
+        prior *= assistant
     return prior
 
 
@@ -306,6 +306,7 @@ def pack(
     ]
     q = weigh(query, stems, present, bridges, hot, w.idf_floor)
     asked = frozenset(tokenize(query))
+    assistant = 1.0 if asks_the_assistant(query) else w.assistant
     days = {day(it.at) for it, _ in unique if it.at is not None and it.kind not in TIMELESS}
     # Ordered by time, a timeless memory's date shows only when the candidates' dates differ
     # (documents stored on one day say nothing by their date).
@@ -323,7 +324,7 @@ def pack(
                 triples.append(t)
         block = f"s:{item.session}" if merge_sessions and item.session and not full else f"i:{item.id}"
         e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=item.speaker, session=item.session,
-                  at=item.at, triples=tuple(triples), prior=_prior(item, rank, w),
+                  at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),
                   dated=item.kind not in TIMELESS, hot=h)  # fmt: skip
         score_entry(e, q, w)
         entries.append(e)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from falkmem.context import ContextItem, RegexTokenCounter, Weights, pack, refers_back
+from falkmem.context.signals import asks_the_assistant
 from falkmem.context.tokens import _PIECE, _RUN
 from falkmem.errors import InputError
 
@@ -431,3 +432,30 @@ def test_a_label_colon_joined_to_a_sentence_is_counted_on_the_fast_path() -> Non
         fast = pack("helios budget", items, budget_tokens=budget, counter=COUNTER)
         assert fast == pack("helios budget", items, budget_tokens=budget, counter=Recount())
         assert fast.tokens == COUNTER.count(fast.text) <= budget
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Can you remind me what you recommended for the Lisbon trip?", True),
+        ("I'm going back to our previous conversation about dinosaurs. What colour was it?", True),
+        ("Can you suggest some activities that I can do in the evening?", False),
+        ("Where did I complete my degree?", False),
+    ],
+)
+def test_asks_the_assistant(query: str, expected: bool) -> None:
+    assert asks_the_assistant(query) is expected
+
+
+def test_assistant_turns_keep_their_prior_when_the_question_asks_what_the_assistant_said() -> None:
+    items = [
+        item("a", "I recommended the Hotel Avenida in Lisbon for the trip.", 1.0, speaker="assistant"),
+        item("u", "I asked about hotels in Lisbon for the trip.", 0.9, speaker="user"),
+    ]
+    budget = 20  # either turn fits, not both
+    weights = Weights(lexical=0.0, answer_type=0.0, lead=0.0)  # rank and speaker decide
+    other = pack("Which hotel in Lisbon?", items, budget_tokens=budget, counter=COUNTER, weights=weights)
+    asked = pack("Which hotel in Lisbon did you recommend?", items, budget_tokens=budget, counter=COUNTER,
+                 weights=weights)  # fmt: skip
+    assert other.used == ("u",)  # an assistant's turn weighs half: the user's turn wins
+    assert asked.used == ("a",)  # asked what the assistant said: its turn keeps its first rank
