@@ -13,6 +13,7 @@ SAMPLES: dict[str, object] = {
     "ef_runtime": 100,
     "per_node_artifacts": 10,
     "per_term": 10,
+    "count_limit": 10,
     "min_share": 0.01,
 }
 
