@@ -54,7 +54,7 @@ def render(report: dict[str, Any]) -> str:
         lines.append(
             f"| {n:,} | {_f(kw.get('p50'))} / {_f(kw.get('p95'))} | {_f(r.get('reopen_s'), '.1f')} "
             f"({_f(r.get('open_s'))} + {_f(r.get('count_s'))}) | {_f(r.get('first_search_ms'), '.0f')} / "
-            f"{_f(r.get('second_search_ms'), '.0f')} | {_f((m['rss'] or 0) / MB, '.0f')} ({_f((after or 0) / MB, '.0f')}) "
+            f"{_f(r.get('second_search_ms'), '.0f')} | {_f((m['rss'] or 0) / MB, '.0f')} ({_f(after / MB if after else None, '.0f')}) "
             f"| {m['used_memory'] / MB:.0f} | {m['disk']['total'] / MB:.0f} ({m['disk']['rdb'] / MB:.0f} + "
             f"{m['disk']['aof'] / MB:.0f}) | {(m['rss'] or 0) / n / 1000:.1f} | {m['disk']['total'] / n / 1000:.1f} "
             f"| {p['raw_bytes'] / n / 1000:.2f} |"
@@ -107,6 +107,10 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _ms_to_s(ms: Any) -> float | None:
+    return None if ms is None else ms / 1000
+
+
 def plot(report: dict[str, Any], path: Path) -> None:
     """Each measure against size (log x): ingest, p50 per system, reopen, memory per memory."""
     import matplotlib
@@ -131,9 +135,7 @@ def plot(report: dict[str, Any], path: Path) -> None:
             ax.legend(fontsize=7)
     ax = axes[1][0]
     ax.plot(x, [_get(p, "reopen", "reopen_s") for p in pts], "o-", label="reopen (s)")
-    ax.plot(
-        x, [(_get(p, "reopen", "first_search_ms") or 0) / 1000 for p in pts], "o-", label="first search (s)"
-    )
+    ax.plot(x, [_ms_to_s(_get(p, "reopen", "first_search_ms")) for p in pts], "o-", label="first search (s)")
     ax.set_title("close → open → count, and the first search")
     ax.legend(fontsize=7)
     ax = axes[1][1]
