@@ -232,7 +232,8 @@ class Executor:
         if not sets:
             return []
         conn = self.db.connection
-        if not hasattr(conn, "pipeline") or type(conn).__name__ == "RedisCluster":
+        if not hasattr(conn, "pipeline") or isinstance(conn, redis.cluster.RedisCluster):
+            # a cluster pipeline would send every run to the slot's primary, replica reads or not
             return [self.run(graph, query, p, timeout_ms=timeout_ms) for p in sets]
         from falkordb.query_result import QueryResult
 
