@@ -81,11 +81,24 @@ def idle_wait(state: dict[str, object] | None, data_dir: Path) -> float:
     return wait if wait > 0 and data_bytes(data_dir) >= floor else 0.0
 
 
-def _stop(data_dir: Path, pid: int) -> None:
-    os.kill(pid, signal.SIGTERM)  # redis: a clean shutdown (flushes the AOF, saves the RDB)
-    deadline = time.monotonic() + 600
+STOP_GRACE_S = 120.0
+"""How long a server has to exit after SIGTERM before it is killed: a server stuck in a query
+(an engine hang) never finishes its shutdown, and with no client left nothing would stop it.
+Its writes are in the append-only file already (written every second, in the page cache even
+when not yet synced), so the kill loses none."""
+
+
+def _stop(data_dir: Path, pid: int, grace: float = STOP_GRACE_S) -> None:
+    os.kill(pid, signal.SIGTERM)  # redis: a clean shutdown (flushes the AOF)
+    deadline = time.monotonic() + grace
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.02)
+    if _alive(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
     st = _state(data_dir)
     if st is not None and st.get("pid") == pid and not _alive(pid):
         with contextlib.suppress(FileNotFoundError):

@@ -1,0 +1,38 @@
+"""The watchdog's stop: a server that does not exit on SIGTERM (stuck in a query) is killed
+after the grace period instead of lingering with no client for ever."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from falkmem.storage.watchdog import _alive, _stop
+
+IGNORES_SIGTERM = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(60)"
+
+
+def test_a_server_that_ignores_sigterm_is_killed_after_the_grace(tmp_path: Path) -> None:
+    p = subprocess.Popen([sys.executable, "-c", IGNORES_SIGTERM], stdout=subprocess.PIPE, text=True)
+    assert p.stdout is not None and p.stdout.readline().strip() == "up"
+    reaper = threading.Thread(target=p.wait, daemon=True)  # reap it as its parent would
+    reaper.start()
+    t = time.monotonic()
+    _stop(tmp_path, p.pid, grace=0.3)
+    reaper.join(timeout=5)
+    assert p.returncode == -9, p.returncode  # SIGTERM ignored, then SIGKILL
+    assert not _alive(p.pid)
+    assert time.monotonic() - t < 5
+
+
+def test_a_server_that_exits_on_sigterm_is_not_killed(tmp_path: Path) -> None:
+    p = subprocess.Popen([sys.executable, "-c", "import time; print('up', flush=True); time.sleep(60)"],
+                         stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert p.stdout is not None and p.stdout.readline().strip() == "up"
+    reaper = threading.Thread(target=p.wait, daemon=True)
+    reaper.start()
+    _stop(tmp_path, p.pid, grace=5.0)
+    reaper.join(timeout=5)
+    assert p.returncode == -15, p.returncode  # the clean shutdown was enough
