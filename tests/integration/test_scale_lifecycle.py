@@ -9,56 +9,19 @@
 
 from __future__ import annotations
 
-import json
-import os
-import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from falkmem import Memory
 from falkmem.storage.watchdog import data_bytes, idle_wait
 from falkmem.testing import HashEmbedder
+from tests.integration.test_embedded_lifecycle import data_dir, recorded_pid, server_pids, wait_no_server
+
+__all__ = ["data_dir"]  # the lifecycle tests' store folder, whose servers are killed after each test
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _pid(d: Path) -> int:
-    return int(json.loads((d / "server.json").read_text())["pid"])
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}").exists() and b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
-
-
-def _wait_gone(pid: int, timeout: float) -> float:
-    started = time.monotonic()
-    while _alive(pid):
-        if time.monotonic() - started > timeout:
-            raise AssertionError(f"server {pid} still running after {timeout} s")
-        time.sleep(0.05)
-    return time.monotonic() - started
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Iterator[Path]:
-    d = tmp_path / "store"
-    yield d
-    try:
-        pid = _pid(d)
-    except (OSError, ValueError, KeyError):
-        return
-    if _alive(pid):
-        os.kill(pid, signal.SIGKILL)
 
 
 def _open(d: Path, **kw: Any) -> Memory:
@@ -68,8 +31,8 @@ def _open(d: Path, **kw: Any) -> Memory:
 def test_a_large_store_lingers_and_the_next_process_attaches(data_dir: Path) -> None:
     with _open(data_dir, server_idle_s=3, server_idle_min_mb=0) as m:
         m.tenant("a").add_many([{"id": f"m{i}", "text": f"Memory number {i}."} for i in range(30)])
-        pid = _pid(data_dir)
-    assert _alive(pid)  # closed, but kept: loading it again would cost the next process
+        pid = recorded_pid(data_dir)
+    assert pid in server_pids(data_dir)  # closed, but kept: loading it again would cost the next process
     script = (
         "import sys, json; from falkmem import Memory; from falkmem.testing import HashEmbedder\n"
         "m = Memory(sys.argv[1], embedder=HashEmbedder(64), extractor='none', server_idle_s=3, server_idle_min_mb=0)\n"
@@ -79,21 +42,19 @@ def test_a_large_store_lingers_and_the_next_process_attaches(data_dir: Path) -> 
     out = subprocess.run([sys.executable, "-c", script, str(data_dir)], capture_output=True, text=True,
                          cwd=ROOT, check=True, timeout=120)  # fmt: skip
     assert out.stdout.split() == [str(pid), "30"]  # the same server, with the data loaded
-    gone = _wait_gone(pid, timeout=20)
+    gone = wait_no_server(data_dir, timeout=20)
     assert gone >= 1.5  # stopped after the idle time, not at the script's close
     assert not list(data_dir.glob("*.rdb"))  # the append-only file is the only persistence
     with _open(data_dir, server_idle_s=0) as m:
         assert m.tenant("a").count() == 30
-        pid = _pid(data_dir)
-    _wait_gone(pid, timeout=10)  # server_idle_s=0: stops with its last client
+    wait_no_server(data_dir, timeout=10)  # server_idle_s=0: stops with its last client
 
 
 def test_a_small_store_stops_with_its_last_client(data_dir: Path) -> None:
     with _open(data_dir, server_idle_s=600, server_idle_min_mb=64) as m:
         m.tenant("a").add("One small memory.", id="x")
-        pid = _pid(data_dir)
         assert data_bytes(data_dir) < 64_000_000
-    _wait_gone(pid, timeout=10)
+    wait_no_server(data_dir, timeout=10)
 
 
 def test_a_lingering_server_stops_after_a_client_dies(data_dir: Path) -> None:
@@ -107,9 +68,9 @@ def test_a_lingering_server_stops_after_a_client_dies(data_dir: Path) -> None:
     p = subprocess.run([sys.executable, "-c", script, str(data_dir)], capture_output=True, text=True,
                        cwd=ROOT, timeout=120)  # fmt: skip
     assert p.stdout.strip() == "written"
-    pid = _pid(data_dir)
-    assert _alive(pid)
-    _wait_gone(pid, timeout=20)  # the watchdog waits the idle time, then stops it
+    pid = recorded_pid(data_dir)
+    assert pid in server_pids(data_dir)
+    wait_no_server(data_dir, timeout=20)  # the watchdog waits the idle time, then stops it
 
 
 def test_idle_wait_reads_the_state_and_the_files(tmp_path: Path) -> None:
