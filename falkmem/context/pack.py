@@ -11,10 +11,11 @@ from typing import Literal
 
 from ..errors import InputError
 from ..keyword.tokens import tokenize
+from ..routing.who import asks_the_assistant, role_of
 from .render import day, legend_line, utc
 from .select import Entry, Meter, Selected, score_entry, select
 from .sentences import Analysis, analyse
-from .signals import Weights, asks_the_assistant, chain_names, read_query, weigh
+from .signals import Weights, chain_names, read_query, weigh
 from .tokens import TokenCounter
 
 __all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
@@ -179,13 +180,9 @@ def _near_duplicate(sig: Signature, length: int, kept: Sequence[tuple[Signature,
     return False
 
 
-_ASSISTANT = frozenset({"assistant", "ai", "bot", "agent", "system"})
-"""Speakers whose turns answer the user: they restate the user's words, the facts are the user's."""
-
-
 def _prior(item: ContextItem, rank: int, w: Weights, *, assistant: float) -> float:
     prior = 1.0 / (1.0 + rank / w.prior_half)
-    if item.speaker is not None and item.speaker.strip().casefold() in _ASSISTANT:
+    if role_of(item.speaker) == "assistant":  # its turns restate the user's words
         prior *= assistant
     return prior
 

@@ -163,30 +163,6 @@ def chain_names(via: Iterable[str], titles: Sequence[str | None], analyses: Sequ
     return tuple(dict.fromkeys(n for n in names if len(n) >= 3 and f" {n} " not in asked))
 
 
-_ASKS_THE_ASSISTANT = re.compile(
-    r"\b(?:our (?:previous|last|earlier|past) (?:conversation|chat|discussion|exchange)"
-    r"|you (?:said|suggested|recommended|told|mentioned|gave|listed|wrote|shared|provided|explained"
-    r"|described|proposed|advised|remembered|came up with)"
-    r"|did you (?:say|suggest|recommend|tell|mention|give|list|write|share|provide|explain|describe"
-    r"|propose|advise|come up with))\b",
-    re.IGNORECASE,
-)
-
-
-def asks_the_assistant(query_text: str) -> bool:
-    """Whether the question asks what the assistant said ("Can you remind me what you
-    recommended?", "our previous conversation about ..."): then its turns hold the answer and
-    keep their full prior (``Weights.assistant`` applies to every other question).
-
-    Example:
-        >>> asks_the_assistant("Can you remind me what you suggested for the trip?")
-        True
-        >>> asks_the_assistant("Can you suggest some activities for the evening?")
-        False
-    """
-    return _ASKS_THE_ASSISTANT.search(query_text.replace("\u2019", "'")) is not None
-
-
 def read_query(query_text: str, chain: tuple[str, ...]) -> tuple[list[str], re.Pattern[str] | None]:
     """The question's term stems and the pattern of sentences worth scoring."""
     terms = query_terms(query_text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-__all__ = ["ASSISTANT_ROLES", "USER_ROLES", "Role", "asker_role", "role_of"]
+__all__ = ["ASSISTANT_ROLES", "USER_ROLES", "Role", "asker_role", "asks_the_assistant", "role_of"]
 
 Role = Literal["user", "assistant"]
 
@@ -48,3 +48,27 @@ def role_of(speaker: str | None) -> Role | None:
         return None
     s = speaker.strip().casefold()
     return "user" if s in USER_ROLES else "assistant" if s in ASSISTANT_ROLES else None
+
+
+_ASKS_THE_ASSISTANT = re.compile(
+    r"\b(?:our (?:previous|last|earlier|past) (?:conversation|chat|discussion|exchange)"
+    r"|you (?:said|suggested|recommended|told|mentioned|gave|listed|wrote|shared|provided|explained"
+    r"|described|proposed|advised|remembered|came up with)"
+    r"|did you (?:say|suggest|recommend|tell|mention|give|list|write|share|provide|explain|describe"
+    r"|propose|advise|come up with))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_the_assistant(query_text: str) -> bool:
+    """Whether the question asks what the assistant said ("Can you remind me what you
+    recommended?", "our previous conversation about ..."): then its turns hold the answer and
+    keep their full weight in ``context()`` (``Weights.assistant`` applies to every other question).
+
+    Example:
+        >>> asks_the_assistant("Can you remind me what you suggested for the trip?")
+        True
+        >>> asks_the_assistant("Can you suggest some activities for the evening?")
+        False
+    """
+    return _ASKS_THE_ASSISTANT.search(query_text.replace("\u2019", "'")) is not None

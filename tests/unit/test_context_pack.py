@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from falkmem.context import ContextItem, RegexTokenCounter, Weights, pack, refers_back
-from falkmem.context.signals import asks_the_assistant
 from falkmem.context.tokens import _PIECE, _RUN
 from falkmem.errors import InputError
+from falkmem.routing.who import asks_the_assistant
 
 COUNTER = RegexTokenCounter()
 T0 = datetime(2026, 3, 1, 9, 30)
