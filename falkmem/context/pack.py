@@ -170,10 +170,31 @@ def _signature(a: Analysis, length: int) -> Signature:
     return words, frozenset(w for w in words if not w.isalpha())
 
 
-def _near_duplicate(sig: Signature, length: int, kept: Sequence[tuple[Signature, int]]) -> bool:
-    x, digits = sig
-    for (y, o_digits), o_length in kept:
-        if not 0.8 * length <= o_length <= 1.25 * length or digits != o_digits:
+class _Kept:
+    """A memory kept so far; its signature is computed the first time one of similar length comes."""
+
+    __slots__ = ("_sig", "analysis", "length")
+
+    def __init__(self, analysis: Analysis, length: int) -> None:
+        self.analysis = analysis
+        self.length = length
+        self._sig: Signature | None = None
+
+    @property
+    def sig(self) -> Signature:
+        if self._sig is None:
+            self._sig = _signature(self.analysis, self.length)
+        return self._sig
+
+
+def _near_duplicate(new: _Kept, kept: Sequence[_Kept]) -> bool:
+    length = new.length
+    for other in kept:
+        if not 0.8 * length <= other.length <= 1.25 * length:
+            continue
+        x, digits = new.sig
+        y, o_digits = other.sig
+        if digits != o_digits:
             continue
         if x and y and len(x & y) >= _NEAR_DUPLICATE_MEMORY * len(x | y):
             return True
@@ -269,7 +290,7 @@ def pack(
     ranked = sorted(items, key=lambda it: (-it.score, it.id))
     dropped: list[str] = []
     unique: list[tuple[ContextItem, Analysis]] = []
-    kept: list[tuple[Signature, int]] = []
+    kept: list[_Kept] = []
     seen_ids: set[str] = set()
     seen_texts: set[str] = set()
     for item in ranked:
@@ -278,11 +299,11 @@ def pack(
             dropped.append(item.id)
             continue
         a = analyse(_body(item))
-        sig = _signature(a, len(item.text))
-        if not len(a) or _near_duplicate(sig, len(item.text), kept):
+        this = _Kept(a, len(item.text))
+        if not len(a) or _near_duplicate(this, kept):
             dropped.append(item.id)
             continue
-        kept.append((sig, len(item.text)))
+        kept.append(this)
         seen_ids.add(item.id)
         seen_texts.add(key)
         unique.append((item, a))

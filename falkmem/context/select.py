@@ -197,8 +197,9 @@ def _full_suffix(e: Entry) -> str:
     return " [" + " · ".join(parts) + "]"
 
 
-def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
-    for o in seen:
+def _near_duplicate(s: Sentence, seen: Sequence[Sentence], start: int = 0) -> bool:
+    for k in range(start, len(seen)):
+        o = seen[k]
         if s.norm == o.norm:
             return True
         if s.digits != o.digits or not s.words or not o.words:
@@ -268,6 +269,21 @@ def select(
     # candidate that cannot fit is known without rendering.
     spaced = meter.spaced
 
+    checked: dict[tuple[int, int], int] = {}
+    """(entry, sentence) -> how many chosen sentences it was found no near-duplicate of;
+    -1 once it is one (``seen`` only grows: each pair is compared once)."""
+
+    def duplicate(e: Entry, i: int) -> bool:
+        key = (e.rank, i)
+        start = checked.get(key, 0)
+        if start < 0:
+            return True
+        if start < len(seen) and _near_duplicate(e.analysis.sentence(i), seen, start):
+            checked[key] = -1
+            return True
+        checked[key] = len(seen)
+        return False
+
     def gain(e: Entry, group: Sequence[int]) -> float:
         total = 0.0
         for i in group:
@@ -275,7 +291,7 @@ def select(
                 continue
             if i in e.hot:
                 s = e.analysis.sentence(i)
-                if _near_duplicate(s, seen):
+                if duplicate(e, i):
                     continue
                 total += e.static[i] + e.prior * weights.lexical * query.lexical(
                     s.words, covered, weights.repeat
@@ -284,14 +300,22 @@ def select(
                 total += e.static[i]
         return total
 
-    def estimate(e: Entry, group: Sequence[int]) -> float:
-        a = e.analysis
-        cost = sum(len(a.texts[i]) / _CHARS_PER_TOKEN + 1 for i in group if i not in e.chosen)
-        if not e.chosen:
-            cost += (len(a.title) / _CHARS_PER_TOKEN + 1 if a.title else 0) + (2 if e.speaker else 0)
-            if e.block not in opened:
-                cost += 3 + (4 if show_dates and e.at is not None and (e.dated or by_time) else 0)
-        return float(max(cost, 1.0) ** weights.cost_power)
+    sizes = [[len(t) / _CHARS_PER_TOKEN + 1 for t in e.analysis.texts] for e in entries]
+    heads = [
+        (len(e.analysis.title) / _CHARS_PER_TOKEN + 1 if e.analysis.title else 0) + (2 if e.speaker else 0)
+        for e in entries
+    ]  # fmt: skip
+    line_head = [3 + (4 if show_dates and e.at is not None and (e.dated or by_time) else 0) for e in entries]
+    power = weights.cost_power
+
+    def estimate(idx: int, group: Sequence[int]) -> float:
+        e = entries[idx]
+        size = sizes[idx]
+        if e.chosen:
+            cost = sum(size[i] for i in group if i not in e.chosen)
+        else:
+            cost = sum(size[i] for i in group) + heads[idx] + (line_head[idx] if e.block not in opened else 0)
+        return float(max(cost, 1.0) ** power)
 
     def triple_gain(e: Entry, t: Triple) -> float:
         tokens = tokenize(" ".join(t))
@@ -317,7 +341,7 @@ def select(
     bridges: set[str] = set()
     for idx, e in enumerate(entries):
         for group in groups[idx]:
-            push(idx, group, None, gain(e, group) / estimate(e, group))
+            push(idx, group, None, gain(e, group) / estimate(idx, group))
 
     current = meter.count(state.render().lines)
 
@@ -355,14 +379,14 @@ def select(
                         if not set(g2) <= near.chosen and (
                             boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
                         ):
-                            push(j, g2, None, gain(near, g2) / estimate(near, g2))
+                            push(j, g2, None, gain(near, g2) / estimate(j, g2))
         if not was_open:
             if connections is None:
                 for t in e.triples:
                     push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
             for other in groups[idx]:  # no longer paying for the label and title: re-rank
                 if not set(other) <= e.chosen:
-                    push(idx, other, None, gain(e, other) / estimate(e, other))
+                    push(idx, other, None, gain(e, other) / estimate(idx, other))
         return True
 
     while heap and current < budget:
@@ -391,7 +415,7 @@ def select(
         g = gain(e, new)
         if g <= 0:
             continue
-        ratio = g / estimate(e, new)
+        ratio = g / estimate(idx, new)
         if heap and ratio < -heap[0][0] < -neg:
             push(idx, group, None, ratio)  # re-scored below the next candidate: that one first
             continue
@@ -399,7 +423,7 @@ def select(
             least = sum(meter.line(e.analysis.texts[i]) for i in new) + (0 if e.block in opened else 3)
             if current + least > budget:
                 continue
-        if any(i in e.hot and _near_duplicate(e.analysis.sentence(i), seen) for i in new):
+        if any(i in e.hot and duplicate(e, i) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)
         accept(idx, new)
     if connections:
