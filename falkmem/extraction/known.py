@@ -201,10 +201,14 @@ class KnownEntities:
                     continue
                 cand = words[i] if size == 1 else " ".join(words[i : i + size])
                 name = names.get(cand)
-                if name is None or (size == 1 and cand in _STOP_KEYS):
+                if name is None or (size == 1 and cand in _STOP_KEYS) or not _has_letter(cand):
+                    continue  # a bare number ("3") is a list item or an amount, not a name
+                if _plain(cand, size) and not _named(text, starts[i : i + size]):
+                    # "green" is not the album "Green", "Remember ..." opening a sentence is not
+                    # the heading "A Day to Remember", "i think" is not a quoted "I think":
+                    # words that are all common English count as a name only where the text
+                    # capitalises each of them inside a sentence
                     continue
-                if size == 1 and not text[starts[i]].isupper() and is_common_word(cand):
-                    continue  # "green" is not the album "Green": a common word counts capitalised only
                 out.append(KnownMatch(cand, name, i, i + size, starts[i], ends[i + size - 1]))
                 free = i + size
                 break
@@ -215,3 +219,38 @@ class KnownEntities:
 def _with_size(sizes: tuple[int, ...], n: int) -> tuple[int, ...]:
     """``sizes`` and ``n``, longest first; memoised, so first tokens share a few tuples."""
     return tuple(sorted({*sizes, n}, reverse=True))
+
+
+@lru_cache(maxsize=65_536)
+def _has_letter(key: str) -> bool:
+    return any(ch.isalpha() for ch in key)
+
+
+@lru_cache(maxsize=65_536)
+def _plain(key: str, size: int) -> bool:
+    """Whether every token of a key is a common English word (or a very common one)."""
+    tokens = key.split(" ") if size > 1 else [key]
+    return all(t in _STOP_KEYS or is_common_word(t) for t in tokens)
+
+
+_OPENERS = ".!?:;\n"
+"""A word after one of these (white space and markup between) opens a sentence, a list item or
+a heading: it is capitalised whatever it is."""
+_MARKUP = " \t\r*_#>\"'`([{\u201c\u2018-\u2022"
+
+
+def _named(text: str, starts: list[int]) -> bool:
+    """Whether the words at ``starts`` are each capitalised and the first does not open a sentence."""
+    if not all(text[s].isupper() for s in starts):
+        return False
+    at = starts[0] - 1
+    while at >= 0 and text[at] in _MARKUP:
+        at -= 1
+    return at >= 0 and text[at] not in _OPENERS and not (text[at].isdigit() and _list_number(text, at))
+
+
+def _list_number(text: str, at: int) -> bool:
+    """Whether the digits ending at ``at`` stand alone at a line start ("3 Remember" after "3.")."""
+    while at >= 0 and text[at].isdigit():
+        at -= 1
+    return at < 0 or text[at] == "\n"

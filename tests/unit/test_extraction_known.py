@@ -80,3 +80,19 @@ def test_find_is_fast_on_100k_entities() -> None:
         k.find(query)
         timings.append(time.perf_counter() - t0)
     assert statistics.median(timings) < 0.005
+
+
+def test_find_skips_numbers_and_common_words_that_open_a_sentence() -> None:
+    # Entities a tenant registered from list items, headings and quotes ("3.", "**A Day to
+    # Remember**", '"I think,"'): found again everywhere they were, they made every later memory
+    # reference them (a 100k chat tenant: +33 % references, +75 % co-mention edges per memory).
+    k = KnownEntities([("3", "3"), ("remember", "Remember"), ("i think", "I think,"), ("how to", "How to"),
+                       ("music box", "Music Box"), ("lx4k9q", "LX4K9Q"), ("new york", "New York")])  # fmt: skip
+    text = "3. Remember to stretch. I think how to do it matters: remember that. 3 days."
+    assert k.find(text) == []
+    # inside a sentence, capitalised word by word, they are names
+    found = k.find("We heard A Day to Remember and the Music Box in New York, code lx4k9q.")
+    assert [m.key for m in found] == ["remember", "music box", "new york", "lx4k9q"]
+    # a name that is not all common words is found wherever it is, in any case
+    assert [m.key for m in k.find("Lx4k9q is the code.")] == ["lx4k9q"]
+    assert [m.key for m in k.find("- **Remember**: bring it")] == []
