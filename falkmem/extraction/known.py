@@ -203,7 +203,7 @@ class KnownEntities:
                 name = names.get(cand)
                 if name is None or (size == 1 and cand in _STOP_KEYS) or not _has_letter(cand):
                     continue  # a bare number ("3") is a list item or an amount, not a name
-                if _plain(cand, size) and not _named(text, starts[i : i + size]):
+                if _plain(cand, size) and not _named(text, starts[i : i + size], words[i : i + size]):
                     # "green" is not the album "Green", "Remember ..." opening a sentence is not
                     # the heading "A Day to Remember", "i think" is not a quoted "I think":
                     # words that are all common English count as a name only where the text
@@ -239,10 +239,19 @@ a heading: it is capitalised whatever it is."""
 _MARKUP = " \t\r*_#>\"'`([{\u201c\u2018-\u2022"
 
 
-def _named(text: str, starts: list[int]) -> bool:
-    """Whether the words at ``starts`` are each capitalised and the first does not open a sentence."""
-    if not all(text[s].isupper() for s in starts):
-        return False
+def _named(text: str, starts: list[int], tokens: list[str]) -> bool:
+    """Whether words that are all common English read as a name where they stand: each
+    capitalised (function words such as "of" aside, not the first), and not opening a sentence
+    unless two or more of them are capitalised ("A League of Their Own", "New York": a
+    title-case phrase; "Remember", "I think" and "How to" opening a sentence are not names)."""
+    content = 0
+    for n, (at, token) in enumerate(zip(starts, tokens, strict=True)):
+        if text[at].isupper():
+            content += token not in _STOP_KEYS
+        elif n == 0 or token not in _STOP_KEYS:
+            return False
+    if content >= 2:
+        return True
     at = starts[0] - 1
     while at >= 0 and text[at] in _MARKUP:
         at -= 1

@@ -96,3 +96,11 @@ def test_find_skips_numbers_and_common_words_that_open_a_sentence() -> None:
     # a name that is not all common words is found wherever it is, in any case
     assert [m.key for m in k.find("Lx4k9q is the code.")] == ["lx4k9q"]
     assert [m.key for m in k.find("- **Remember**: bring it")] == []
+
+
+def test_find_keeps_title_case_names_of_common_words() -> None:
+    k = KnownEntities([("a league of their own", "A League of Their Own"), ("new york", "New York"),
+                       ("how to", "How to"), ("green", "Green")])  # fmt: skip
+    text = "A League of Their Own is a film. New York is big. How to win: Green opens here."
+    assert [m.key for m in k.find(text)] == ["league of their own", "new york"]  # keys drop a leading article
+    assert [m.key for m in k.find("we saw a league of their own and Green in new york")] == ["green"]
