@@ -203,11 +203,12 @@ class KnownEntities:
                 name = names.get(cand)
                 if name is None or (size == 1 and cand in _STOP_KEYS) or not _has_letter(cand):
                     continue  # a bare number ("3") is a list item or an amount, not a name
-                if _plain(cand, size) and not _named(text, starts[i : i + size], words[i : i + size]):
+                if (_plain(cand, size) and not _named(text, starts[i : i + size], words[i : i + size])
+                        and not _quoted(text, starts[i], ends[i + size - 1])):  # fmt: skip
                     # "green" is not the album "Green", "Remember ..." opening a sentence is not
                     # the heading "A Day to Remember", "i think" is not a quoted "I think":
                     # words that are all common English count as a name only where the text
-                    # capitalises each of them inside a sentence
+                    # capitalises them inside a sentence, or quotes them ("country Man")
                     continue
                 out.append(KnownMatch(cand, name, i, i + size, starts[i], ends[i + size - 1]))
                 free = i + size
@@ -256,6 +257,14 @@ def _named(text: str, starts: list[int], tokens: list[str]) -> bool:
     while at >= 0 and text[at] in _MARKUP:
         at -= 1
     return at >= 0 and text[at] not in _OPENERS and not (text[at].isdigit() and _list_number(text, at))
+
+
+_QUOTES = "\"'`\u201c\u201d\u2018\u2019"
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    """Whether the words from ``start`` to ``end`` stand between quotes, alone."""
+    return start > 0 and end < len(text) and text[start - 1] in _QUOTES and text[end] in _QUOTES
 
 
 def _list_number(text: str, at: int) -> bool:

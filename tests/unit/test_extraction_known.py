@@ -104,3 +104,9 @@ def test_find_keeps_title_case_names_of_common_words() -> None:
     text = "A League of Their Own is a film. New York is big. How to win: Green opens here."
     assert [m.key for m in k.find(text)] == ["league of their own", "new york"]  # keys drop a leading article
     assert [m.key for m in k.find("we saw a league of their own and Green in new york")] == ["green"]
+
+
+def test_find_keeps_quoted_titles_of_common_words() -> None:
+    k = KnownEntities([("country man", "Country Man")])
+    assert [m.key for m in k.find('Who sang with the performer of "country Man"?')] == ["country man"]
+    assert k.find("he was a country man at heart") == []
