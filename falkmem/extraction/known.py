@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .common import is_common_word
 from .keys import canonical_key, key_tokens
-from .lexicon import words
+from .lexicon import ABBREVIATIONS, words
 
 __all__ = ["KnownEntities", "KnownMatch", "TextToken", "tokenize"]
 
@@ -256,7 +256,15 @@ def _named(text: str, starts: list[int], tokens: list[str]) -> bool:
     at = starts[0] - 1
     while at >= 0 and text[at] in _MARKUP:
         at -= 1
-    return at >= 0 and text[at] not in _OPENERS and not (text[at].isdigit() and _list_number(text, at))
+    if at < 0 or (text[at].isdigit() and _list_number(text, at)):
+        return False
+    return text[at] not in _OPENERS or (text[at] == "." and _abbreviation(text, at))
+
+
+def _abbreviation(text: str, dot: int) -> bool:
+    """Whether the full stop at ``dot`` ends an abbreviation or an initial ("Mr.", "J."), not a sentence."""
+    word = text[text.rfind(" ", 0, dot) + 1 : dot].lstrip("\"'(\u201c\u2018").casefold()
+    return word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())
 
 
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"

@@ -110,3 +110,9 @@ def test_find_keeps_quoted_titles_of_common_words() -> None:
     k = KnownEntities([("country man", "Country Man")])
     assert [m.key for m in k.find('Who sang with the performer of "country Man"?')] == ["country man"]
     assert k.find("he was a country man at heart") == []
+
+
+def test_find_reads_a_title_or_an_initial_as_no_sentence_end() -> None:
+    k = KnownEntities([("smith", "Smith"), ("green", "Green")])
+    text = "What was Mr. Smith's first name? Dr. Green and J. Green came. Smith left."
+    assert [m.key for m in k.find(text)] == ["smith", "green", "green"]
