@@ -203,7 +203,7 @@ class KnownEntities:
                 name = names.get(cand)
                 if name is None or (size == 1 and cand in _STOP_KEYS) or not _has_letter(cand):
                     continue  # a bare number ("3") is a list item or an amount, not a name
-                if (_plain(cand, size) and not _named(text, starts[i : i + size], words[i : i + size])
+                if (_plain(cand) and not _named(text, starts[i : i + size], words[i : i + size])
                         and not _quoted(text, starts[i], ends[i + size - 1])):  # fmt: skip
                     # "green" is not the album "Green", "Remember ..." opening a sentence is not
                     # the heading "A Day to Remember", "i think" is not a quoted "I think":
@@ -228,10 +228,9 @@ def _has_letter(key: str) -> bool:
 
 
 @lru_cache(maxsize=65_536)
-def _plain(key: str, size: int) -> bool:
+def _plain(key: str) -> bool:
     """Whether every token of a key is a common English word (or a very common one)."""
-    tokens = key.split(" ") if size > 1 else [key]
-    return all(t in _STOP_KEYS or is_common_word(t) for t in tokens)
+    return all(t in _STOP_KEYS or is_common_word(t) for t in key.split(" "))
 
 
 _OPENERS = ".!?:;\n"
