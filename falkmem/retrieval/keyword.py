@@ -46,6 +46,7 @@ def keyword_search(
     common_min_df: int = 100,
     max_df: int | None = None,
     fetch_max_df: int | None = None,
+    fetch_pairs: int = 0,
     max_terms: int = 12,
     k1: float = 1.2,
     b: float = 0.75,
@@ -64,7 +65,9 @@ def keyword_search(
     ``max_df / common_fraction`` memories the bound changes only a question whose every term
     is in more than ``max_df`` of them: it finds nothing by keyword). A kept term in more than
     ``fetch_max_df`` memories scores the candidates the rarer terms bring but brings none of
-    its own, unless no kept term is that rare (None: every kept term brings candidates). The engine's own score
+    its own, unless no kept term is that rare (None: every kept term brings candidates); the
+    first ``fetch_pairs`` pairs of such terms (in the question's order) each bring the
+    candidates that hold both. The engine's own score
     (coarse TF-IDF without length normalisation) only picks up to ``candidates`` candidates
     per term; Okapi BM25 (``k1``, ``b``; Lucene idf) with the
     tenant's document frequencies ranks them on the stem counts each artifact stores. Each
@@ -90,7 +93,7 @@ def keyword_search(
     bound = UNBOUNDED if max_df is None else max_df
     fixed = {
         "per_term": candidates, "min_df": common_min_df, "common_fraction": common_fraction,
-        "max_df": bound, "fetch_max_df": UNBOUNDED if fetch_max_df is None else fetch_max_df, "max_terms": max_terms, "k": k, "full": k if full is None else full, "k1": k1, "b": b, "as_of": as_of, **(filters or Filters()).params(),
+        "max_df": bound, "fetch_max_df": UNBOUNDED if fetch_max_df is None else fetch_max_df, "fetch_pairs": fetch_pairs, "max_terms": max_terms, "k": k, "full": k if full is None else full, "k1": k1, "b": b, "as_of": as_of, **(filters or Filters()).params(),
     }  # fmt: skip
     terms = list(by_stem.values())
     limit = bound + 1

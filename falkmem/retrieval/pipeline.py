@@ -203,7 +203,7 @@ def retrieve(
         keyword_job = _POOL.submit(
             _timed, keyword_search, ex, graph, text, k=fetch_k,
             candidates=max(s.keyword_candidates, fetch_k), full=full, as_of=as_of, filters=filters,
-            max_df=s.keyword_max_df, fetch_max_df=s.keyword_fetch_max_df,
+            max_df=s.keyword_max_df, fetch_max_df=s.keyword_fetch_max_df, fetch_pairs=s.keyword_fetch_pairs,
         )  # fmt: skip
     graph_on = plan.route == "hybrid" and "graph" in wanted
     links_on = (

@@ -109,3 +109,20 @@ def test_a_term_over_the_fetch_bound_scores_but_brings_no_candidates(tenant: Ten
     # every kept term over the bound: the rarest one brings the candidates (tea: 8 < coffee: 30)
     both = _kw(tenant, "coffee tea", None, common_min_df=1000, fetch_max_df=5)
     assert {r["id"] for r, _ in both.hits} == {f"m{i:02d}" for i in range(0, 40, 5)}
+
+
+def test_pairs_of_common_terms_bring_the_memories_that_hold_both(tenant: Tenant) -> None:
+    _corpus(tenant)
+    free = _kw(tenant, "coffee tea zanzibar", None, common_min_df=1000)
+    scores = {r["id"]: s for r, s in free.hits}
+    alone = _kw(tenant, "coffee tea zanzibar", None, common_min_df=1000, fetch_max_df=5)
+    paired = _kw(tenant, "coffee tea zanzibar", None, common_min_df=1000, fetch_max_df=5, fetch_pairs=1)
+    assert {r["id"] for r, _ in alone.hits} == {"m03", "m31"}  # zanzibar's memories only
+    both = {f"m{i:02d}" for i in range(0, 30, 5)}  # coffee and tea
+    assert {r["id"] for r, _ in paired.hits} == both | {"m03", "m31"}
+    # scored exactly as without any bound, and a memory with tea alone (m30, m35) is not brought
+    assert all(s == scores[r["id"]] for r, s in paired.hits)
+    assert paired.mass == free.mass
+    # no pair without two terms over the bound
+    one = _kw(tenant, "coffee zanzibar", None, common_min_df=1000, fetch_max_df=5, fetch_pairs=3)
+    assert {r["id"] for r, _ in one.hits} == {"m03", "m31"}
