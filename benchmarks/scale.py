@@ -9,8 +9,8 @@ size it measures:
   what one more memory costs at that size);
 * **searches**: every question through every system (vector alone, keyword alone, the vector
   route, the hybrid route, the default), question by question with the systems interleaved,
-  the query cache off and the keyword channel's term statistics cleared before each search
-  (what a process that also writes sees: a write drops them); p50/p95 of ``timings_ms.total``
+  the query cache off (the keyword channel reads the tenant's stored document frequencies:
+  nothing of it is cached in the process); p50/p95 of ``timings_ms.total``
   and of each stage, and recall@10 on the evidence texts stored so far;
 * **memory and disk**: the server's RSS and peak RSS (``/proc``), ``used_memory``, the store's
   files, and each per memory against the raw data (text + 384 float32);
@@ -37,10 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from falkmem import Memory
-from falkmem.keyword.stem import stem_all
-from falkmem.keyword.tokens import query_terms
-from falkmem.retrieval import keyword
-from falkmem.retrieval.keyword import clear_term_stats, keyword_search
+from falkmem.retrieval.keyword import keyword_search
 from falkmem.settings import Settings
 from falkmem.storage.cypher import query
 
@@ -48,7 +45,7 @@ from . import scale_report, scale_stream
 from .report import git_state, machine, now_iso, package_versions
 from .runner import REPO_ROOT, make_embedder
 
-UNBOUNDED: dict[str, Any] = {"keyword_max_df": None, "keyword_fetch_max_df": None}
+UNBOUNDED: dict[str, Any] = {"keyword_max_df": None, "keyword_fetch_max_df": None, "keyword_fetch_pairs": 0}
 """The keyword channel without its bound on what one search reads (as before issue 25)."""
 SYSTEMS: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...] = (
     ("vector alone", {"route": "vector", "channels": {"vector"}}, {}),
@@ -190,17 +187,14 @@ def _searches(mem: Memory, stream: scale_stream.Stream, n: int) -> tuple[dict[st
             _search(mem, q, kwargs, changed)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name, _, _ in SYSTEMS}
     channel: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in _channel_variants(mem)}
-    counts: dict[str, list[float]] = {"count: every match": [], "count: up to 2,501": []}
     for q in qs:
         for name, kwargs, changed in SYSTEMS:
-            clear_term_stats()
             s = time.perf_counter()
             r = _search(mem, q, kwargs, changed)
             e2e = (time.perf_counter() - s) * 1000
             rows[name].append({"q": q.id, "route": r.route, "e2e": e2e, "timings": dict(r.timings_ms),
                                "recall": scale_stream.recall_at(r.ids, q.gold_texts, copies, 10)})  # fmt: skip
         for name, bounds in _channel_variants(mem):
-            clear_term_stats()
             s = time.perf_counter()
             hits = keyword_search(mem._engine.store.executor, t.graph, q.text, k=10,
                                   candidates=mem.settings.keyword_candidates, **bounds)  # fmt: skip
@@ -209,10 +203,6 @@ def _searches(mem: Memory, stream: scale_stream.Stream, n: int) -> tuple[dict[st
             channel[name].append(
                 {"ms": ms, "ids": ids, "recall": scale_stream.recall_at(ids, q.gold_texts, copies, 10)}
             )
-        for name, limit in (("count: every match", 2**31 - 1), ("count: up to 2,501", 2_501)):
-            s = time.perf_counter()
-            keyword._count(mem._engine.store.executor, t.graph, _terms(q.text), limit)
-            counts[name].append((time.perf_counter() - s) * 1000)
     out: dict[str, Any] = {}
     for name, rs in rows.items():
         stages: dict[str, dict[str, float]] = {}
@@ -227,19 +217,7 @@ def _searches(mem: Memory, stream: scale_stream.Stream, n: int) -> tuple[dict[st
             "hybrid_share": round(sum(r["route"] == "hybrid" for r in rs) / len(rs), 2) if rs else 0.0,
             "per_question": [{"q": r["q"], "total": r["timings"].get("total"), "recall": r["recall"]} for r in rs],
         }  # fmt: skip
-    summary = _channel_summary(channel)
-    for name, xs in counts.items():  # what counting the question's terms alone costs
-        summary[name] = {"p50": _pct(xs, 50), "p95": _pct(xs, 95), "questions": len(xs)}
-    return out, summary
-
-
-def _terms(text: str) -> list[str]:
-    """The terms the keyword channel counts for ``text`` (one per stem)."""
-    wanted = query_terms(text)
-    by_stem: dict[str, str] = {}
-    for term, stemmed in zip(wanted, stem_all(wanted), strict=True):
-        by_stem.setdefault(stemmed, term)
-    return list(by_stem.values())
+    return out, _channel_summary(channel)
 
 
 def _search(
@@ -260,9 +238,11 @@ CHANNEL_VARIANTS: tuple[tuple[str, dict[str, int]], ...] = (
     ("unbounded", {}),
     *((f"max_df={b}", {"max_df": b}) for b in (2_500, 5_000, 10_000)),
     *((f"fetch_max_df={b}", {"fetch_max_df": b}) for b in (1_000, 2_500, 5_000)),
+    *((f"fetch_max_df={b}, pairs=3", {"fetch_max_df": b, "fetch_pairs": 3}) for b in (1_000, 2_500)),
 )
 """The keyword channel called directly at every size: with no bound, with terms over ``max_df``
-dropped, and with terms over ``fetch_max_df`` scoring but bringing no candidates."""
+dropped, with terms over ``fetch_max_df`` scoring but bringing no candidates, and with pairs of
+them bringing the memories that hold both."""
 
 
 def _channel_variants(mem: Memory) -> list[tuple[str, dict[str, int]]]:
@@ -270,9 +250,10 @@ def _channel_variants(mem: Memory) -> list[tuple[str, dict[str, int]]]:
     s = mem.settings
     own = {
         k: v
-        for k, v in (("max_df", s.keyword_max_df), ("fetch_max_df", s.keyword_fetch_max_df))
-        if v is not None
-    }
+        for k, v in (("max_df", s.keyword_max_df), ("fetch_max_df", s.keyword_fetch_max_df),
+                     ("fetch_pairs", s.keyword_fetch_pairs))
+        if v  # None or 0: not set
+    }  # fmt: skip
     out = list(CHANNEL_VARIANTS)
     if own not in [v for _, v in out]:
         out.append(("settings " + ", ".join(f"{k}={v}" for k, v in own.items()), own))

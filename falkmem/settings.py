@@ -226,17 +226,18 @@ class Settings(BaseSettings):
     stops growing with the tenant. A tenant of at most ``4 × max_df`` memories ranks exactly as
     without it; at 100,000 memories 10,000 kept recall@10 and 2,500 lost 6 points
     (docs/scaling.md, "One tenant that grows"). None: no bound."""
-    keyword_fetch_max_df: int | None = Field(default=1_000, ge=1, le=2**31 - 2)
+    keyword_fetch_max_df: int | None = Field(default=2_500, ge=1, le=2**31 - 2)
     """A kept query term in more memories than this still scores the keyword channel's
     candidates but brings none of its own (the engine reads all of a term's matches to pick
     them), unless no kept term is that rare; pairs of such terms bring the memories holding both
     (``keyword_fetch_pairs``). A tenant of at most ``4 × fetch_max_df`` memories ranks exactly
-    as without it (a term over it is over the common-term cut). None: every kept term brings
-    candidates."""
+    as without it (a term over it is over the common-term cut): 2,500 keeps every tenant of up
+    to 10,000 memories as it was; 1,000 was a little faster at 100,000 but changed a 12,000-turn
+    tenant's ranking (docs/performance.md). None: every kept term brings candidates."""
     keyword_fetch_pairs: int = Field(default=3, ge=0, le=45)
     """How many pairs of the question's terms over ``keyword_fetch_max_df`` each bring the
-    memories that hold both (an intersection in the engine, cheap where one common term is not):
-    at 100,000 chat turns they found more of the gold than the common terms alone did
+    memories that hold both (an intersection in the engine, cheap where one common term is not);
+    without them a 100,000-turn tenant lost 3 points of keyword recall@10 to the fetch bound
     (docs/performance.md). 0: none."""
     rrf_k: int = Field(default=60, ge=0)
     """Reciprocal rank fusion constant."""

@@ -26,6 +26,8 @@
 // the session's last memory so far (Session.last, then moved to the batch's last). A row that
 // created nothing (a restated fact) is left out of its chain. The turn walk of a search follows
 // NEXT both ways (retrieve/turns).
+// Document frequencies: each stem of a created memory's stem counts (a.stems, " stem:count ... ")
+// adds one to its _Term node's df, which the keyword channel reads (retrieve/keyword_search).
 UNWIND $rows AS r
 CALL {
   WITH r
@@ -80,7 +82,7 @@ FOREACH (t IN r.triples |
   MERGE (s)-[rel:RELATED_TO {relation: t.relation}]->(o)
   ON CREATE SET rel.weight = 0.0, rel.artifact_ids = [], rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
   SET rel.weight = rel.weight + t.weight, rel.artifact_ids = rel.artifact_ids + [r.id])
-WITH collect(a.id) AS ids, sum(a.n_tokens) AS tokens
+WITH collect(a.id) AS ids, sum(a.n_tokens) AS tokens, collect(a.stems) AS bags
 CALL {
   WITH ids
   UNWIND $chains AS c
@@ -96,6 +98,18 @@ CALL {
   MATCH (y:Artifact {id: chain[k + 1]})
   CREATE (x)-[:NEXT]->(y)
   RETURN count(*) AS linked
+}
+CALL {
+  WITH bags
+  UNWIND bags AS bag
+  UNWIND split(trim(bag), ' ') AS item
+  WITH split(item, ':')[0] AS stem
+  WHERE stem <> ''
+  WITH stem, count(*) AS c
+  MERGE (t:_Term {stem: stem})
+  ON CREATE SET t.df = 0
+  SET t.df = t.df + c
+  RETURN count(t) AS terms
 }
 MATCH (m:_Meta {id: 'meta'})
 SET m.n_docs = coalesce(m.n_docs, 0) + size(ids), m.n_tokens = coalesce(m.n_tokens, 0) + tokens

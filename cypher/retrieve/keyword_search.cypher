@@ -3,14 +3,17 @@
 // params: terms, per_term, min_df, common_fraction, max_df, fetch_max_df, fetch_pairs, max_terms, k, full, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The keyword channel: the very-common-term cut, the full-text candidates and their Okapi BM25
 // ranking; it returns the rows of the $k best.
-// $terms: [{term, stem, df}], one per distinct stem: a sanitised token, its Snowball stem (the
-// index stems both sides) and its document frequency, counted up to $max_df + 1 by
-// retrieve/term_count or cached by the caller (falkmem/keyword/stats.py).
+// $terms: [{term, stem}], one per distinct stem: a sanitised token and its Snowball stem (the
+// index stems both sides). A term's document frequency is its stem's _Term.df: how many
+// memories' stem counts hold it, kept by every write (ingest/create_artifacts,
+// evolve/forget_artifacts; schema migration 14 for older tenants): one index lookup per term,
+// whatever the tenant's size (counting a term's matches in the full-text index read up to
+// $max_df of them: 13 ms a question at 100,000 chat turns, docs/performance.md).
 // The cut: a term in more than max($min_df, $common_fraction * n_docs) memories, or in more than
 // $max_df, is dropped (its matches cost the most and rank little), unless every term is that
 // common: then the rarest one of at most $max_df memories stays. At most $max_terms terms are
-// searched. With the counts bounded too, what one search reads is bounded by the number of terms
-// times $max_df, whatever the tenant's size.
+// searched, so what one search reads is bounded by the number of terms times $max_df (and by
+// $fetch_max_df, below), whatever the tenant's size.
 // Candidates: up to $per_term per kept term of at most $fetch_max_df memories (when no kept term
 // is that rare, the rarest one), one full-text call per term, ordered by the engine's score: a
 // kept term more common than that still scores the candidates the others bring, but does not
@@ -24,13 +27,14 @@
 // terms a document matches in a union, so with a common and a rare term the documents holding
 // both were cut by the LIMIT among ties. The engine's score only picks candidates: it is a
 // coarse TF-IDF without length normalisation. (ORDER BY reads each call to its end, so the
-// engine's procedure is never cut short here; see retrieve/term_count.)
+// engine's procedure is never cut short here: one cut short by a LIMIT inside a subquery run once
+// per term went on with the previous term's matches, FalkorDB 4.22.1.)
 // BM25 (Lucene idf, $k1, $b) on each candidate's stored stem counts (a.stems, written with the
 // artifact: " stem:count stem:count ... ", falkmem/keyword/stem.py stem_bag) and length
 // (a.n_tokens); the formula, repairs and float order of falkmem/keyword/bm25.py: N is at least
-// the number of candidates, a term's df at least the number of candidates holding it (where the
-// index and the tokenizer disagree on a word; ~1 ms of the ~3.5 ms, but without it 3 of 100
-// MuSiQue and 7 of 144 LongMemEval top-10s change), terms are summed in the order given. A count
+// the number of candidates, a term's df at least the number of candidates holding it (a repair
+// from when df was the index's count, where the index and the tokenizer disagree on a word; with
+// the stored frequencies it holds by construction, short of a write between the two reads), terms are summed in the order given. A count
 // is read with split/left: splitting a whole bag into its items made the scoring 7x slower (8 ms
 // for 370 candidates). Ties go to the smaller id.
 // Only the $k winners are returned, the $full best of them projected whole (never the
@@ -44,7 +48,14 @@
 // the per-term LIMIT, so a selective filter still gets $per_term candidates per term.
 MATCH (m:_Meta {id: 'meta'})
 WITH coalesce(m.n_docs, 0) AS n_docs, coalesce(m.n_tokens, 0) AS n_tokens
-WITH n_docs, n_tokens, [s IN $terms WHERE s.df > 0 AND s.df <= $max_df] AS present,
+CALL {
+  UNWIND range(0, size($terms) - 1) AS pos
+  WITH pos, $terms[pos] AS want
+  OPTIONAL MATCH (d:_Term {stem: want.stem})
+  WITH pos, want, coalesce(d.df, 0) AS df ORDER BY pos
+  RETURN collect({term: want.term, stem: want.stem, df: df}) AS counted
+}
+WITH n_docs, n_tokens, [s IN counted WHERE s.df > 0 AND s.df <= $max_df] AS present,
      CASE WHEN $min_df > $common_fraction * n_docs THEN $min_df ELSE $common_fraction * n_docs END AS cut
 WITH n_docs, n_tokens, present, [s IN present WHERE s.df <= cut] AS rare
 WITH n_docs, n_tokens,

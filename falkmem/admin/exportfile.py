@@ -32,7 +32,10 @@ EDGE_TYPES: dict[str, tuple[str, str, str]] = {
 }
 """Edge type → (query suffix, source line type, target line type)."""
 
-KNOWN_LABELS = frozenset({"_Meta", "Artifact", *(spec[0] for spec in NODE_TYPES.values())})
+DERIVED_LABELS = frozenset({"_Meta", "_Term"})
+"""Labels an export leaves out: the tenant's metadata (the header carries what an import needs)
+and its document frequencies (``_Term``: counted again from the artifacts on import)."""
+KNOWN_LABELS = frozenset({*DERIVED_LABELS, "Artifact", *(spec[0] for spec in NODE_TYPES.values())})
 KNOWN_EDGES = frozenset({"REFERENCES", "CONTAINS", "PRODUCED", *EDGE_TYPES})
 _RANK = {"header": 0, "entity": 1, "session": 1, "user": 1, "agent": 1, "artifact": 2, "edge": 3, "end": 4}
 

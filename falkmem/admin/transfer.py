@@ -18,10 +18,18 @@ from typing import Any
 from ..errors import DimensionMismatch, FalkmemError, InputError, StorageError, TenantExists
 from ..ingest import caps
 from ..memory import Memory
-from ..storage.backfill import fill_next, fill_stems
+from ..storage.backfill import fill_next, fill_stems, fill_terms
 from ..storage.cypher import query
 from ..tenancy.ids import validate_tenant_id
-from .exportfile import EDGE_TYPES, FORMAT, FORMAT_VERSION, KNOWN_EDGES, KNOWN_LABELS, NODE_TYPES
+from .exportfile import (
+    DERIVED_LABELS,
+    EDGE_TYPES,
+    FORMAT,
+    FORMAT_VERSION,
+    KNOWN_EDGES,
+    KNOWN_LABELS,
+    NODE_TYPES,
+)
 from .exportfile import read_export as read_export
 
 log = logging.getLogger("falkmem.admin")
@@ -171,7 +179,7 @@ def import_lines(
     existed = store.exists(tenant_id)
     if existed:
         labels, _ = _census(mem, store.graph(tenant_id))
-        if set(labels) - {"_Meta"}:
+        if set(labels) - DERIVED_LABELS:
             raise TenantExists(
                 f"tenant {tenant_id!r} holds data; import into a new tenant (or drop it first)"
             )
@@ -186,9 +194,11 @@ def import_lines(
         _write_all(mem, tenant_id, it, dimension, report, page)
         # What create_artifacts maintains and an import bypasses: stem counts for artifacts
         # exported before schema 11 and the turn order of sessions exported before schema 12
-        # (the migrations' own backfills; no-ops for newer files), and the BM25 corpus statistics.
+        # (the migrations' own backfills; no-ops for newer files), and the BM25 corpus statistics:
+        # document frequencies (migration 14's count) and the corpus size and length.
         fill_stems(admin.executor, admin.graph(tenant_id))
         fill_next(admin.executor, admin.graph(tenant_id))
+        fill_terms(admin.executor, admin.graph(tenant_id))
         admin.executor.run(admin.graph(tenant_id), query("admin/recount_keyword_stats"))
     except BaseException:
         store.drop(tenant_id)

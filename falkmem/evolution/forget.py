@@ -23,7 +23,6 @@ from typing import Any
 
 from ..errors import InputError
 from ..ingest.validate import valid_unicode
-from ..keyword import stats as term_stats
 from ..models import ForgetResult
 from ..storage.cypher import query
 from ..storage.executor import Executor
@@ -66,7 +65,6 @@ def erase_ids(executor: Executor, graph: str, ids: list[str]) -> tuple[ForgetRes
         return ForgetResult(), []
     edges = executor.run(graph, query("evolve/forget_edges"), {"ids": ids})
     arts = executor.run(graph, query("evolve/forget_artifacts"), {"ids": ids})
-    term_stats.bump(executor, graph)  # the keyword channel's cached counts are stale now
     empty: dict[str, Any] = {"deleted": 0, "tokens": 0, "gone": [], "keys": [], "sessions": []}
     a = arts[0] if arts else empty
     keys = sorted({str(k) for k in a["keys"] or []})

@@ -16,7 +16,6 @@ from ..extraction.head import head_text, in_head
 from ..extraction.keys import canonical_key, normalize_relation
 from ..extraction.known import KnownEntities
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
-from ..keyword import stats as term_stats
 from ..keyword.stem import stem_bag
 from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query
@@ -323,7 +322,6 @@ def _create(
             out = executor.run(
                 graph, query("ingest/create_artifacts"), {"rows": rows, "now": now, "chains": chains(rows)}
             )
-            term_stats.bump(executor, graph)  # the keyword channel's cached counts are stale now
             return [str(i) for i in (out[0]["ids"] if out else [])]
         except ConstraintViolation:
             # A concurrent writer (or a retried call) created some of these ids: skip them.

@@ -5,14 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..keyword import stats as term_stats
 from ..keyword.stem import stem_all
 from ..keyword.tokens import query_terms
 from ..storage.cypher import query
 from ..storage.executor import Executor
 from .filters import Filters
-
-clear_term_stats = term_stats.clear
 
 UNBOUNDED = 2**31 - 2
 """What ``max_df=None`` sends: a count no tenant reaches (no bound)."""
@@ -60,29 +57,25 @@ def keyword_search(
     Snowball stem are one term (the index stems both sides). A term in more than
     ``max(common_min_df, common_fraction * N)`` memories, or in more than ``max_df``, is
     dropped unless every term is that common (then the rarest term of at most ``max_df``
-    memories is searched). A term is counted only up to ``max_df + 1`` matches, so what a
-    search reads does not grow with the tenant (None: no bound; in a tenant of at most
-    ``max_df / common_fraction`` memories the bound changes only a question whose every term
-    is in more than ``max_df`` of them: it finds nothing by keyword). A kept term in more than
+    memories is searched; None: no bound; in a tenant of at most ``max_df / common_fraction``
+    memories the bound changes only a question whose every term is in more than ``max_df`` of
+    them: it finds nothing by keyword). A kept term in more than
     ``fetch_max_df`` memories scores the candidates the rarer terms bring but brings none of
     its own, unless no kept term is that rare (None: every kept term brings candidates); the
     first ``fetch_pairs`` pairs of such terms (in the question's order) each bring the
     candidates that hold both. The engine's own score
     (coarse TF-IDF without length normalisation) only picks up to ``candidates`` candidates
     per term; Okapi BM25 (``k1``, ``b``; Lucene idf) with the
-    tenant's document frequencies ranks them on the stem counts each artifact stores. Each
+    tenant's document frequencies (how many memories' stem counts hold each stem) ranks them on the stem counts each artifact stores. Each
     artifact is indexed with its attribution (speaker, user), so questions that name people
     match. Only the ``full`` best rows (all by default) carry every property; the others
     carry ``id``, ``valid_at``, ``speaker`` and ``session_id`` (``storage/rows.py::is_whole``).
 
-    The terms whose frequency is not cached are counted first (``retrieve/term_count``, one
-    statement per term, pipelined in one round trip, each stopping at ``max_df + 1``); then
-    one query (``retrieve/keyword_search``) cuts, fetches, ranks and returns the rows of the
-    ``k`` winners: no candidate text crosses the wire and nothing is scored in Python, so the
-    channel leaves the interpreter (and the embedding running beside it) alone. The counts are
-    cached per tenant (``falkmem/keyword/stats.py``); when another process wrote since they
-    were counted, every term is counted again and the query run again. ``falkmem/keyword/bm25.py`` is the reference
-    the query's ranking is tested against.
+    One query (``retrieve/keyword_search``) reads the terms' document frequencies (kept by every
+    write, one index lookup per term), cuts, fetches, ranks and returns the rows of the ``k``
+    winners: no candidate text crosses the wire and nothing is scored in Python, so the channel
+    leaves the interpreter (and the embedding running beside it) alone.
+    ``falkmem/keyword/bm25.py`` is the reference the query's ranking is tested against.
     """
     wanted = query_terms(text)
     if not wanted:  # nothing searchable: only stopwords, punctuation or query syntax
@@ -95,50 +88,9 @@ def keyword_search(
         "per_term": candidates, "min_df": common_min_df, "common_fraction": common_fraction,
         "max_df": bound, "fetch_max_df": UNBOUNDED if fetch_max_df is None else fetch_max_df, "fetch_pairs": fetch_pairs, "max_terms": max_terms, "k": k, "full": k if full is None else full, "k1": k1, "b": b, "as_of": as_of, **(filters or Filters()).params(),
     }  # fmt: skip
-    terms = list(by_stem.values())
-    limit = bound + 1
-    gen, snapshot, known = term_stats.lookup(executor, graph, terms, limit=limit)
-    counted, at = _count(executor, graph, [t for t in terms if t not in known], limit)
-    out = _search(executor, graph, by_stem, {**known, **counted}, fixed)
-    if out is None:
-        return KeywordHits()
-    now = (int(out["n_docs"]), float(out["n_tokens"]))
-    if (known and snapshot is not None and now != (snapshot.n_docs, snapshot.n_tokens)) or (
-        at is not None and at != now
-    ):
-        # Another process wrote since the counts were taken: count everything afresh.
-        known = {}
-        counted, at = _count(executor, graph, terms, limit)
-        out = _search(executor, graph, by_stem, counted, fixed)
-        if out is None:
-            return KeywordHits()
-        now = (int(out["n_docs"]), float(out["n_tokens"]))
-    term_stats.store(executor, graph, gen, term_stats.TermStats(*now), {**known, **counted}, limit=limit)
-    return KeywordHits([(h["a"], float(h["score"])) for h in out["hits"] or []], float(out["mass"] or 0.0))
-
-
-def _count(
-    executor: Executor, graph: str, terms: list[str], limit: int
-) -> tuple[dict[str, int], tuple[int, float] | None]:
-    """Each term's document frequency, counted up to ``limit``, in one pipelined round trip,
-    and the ``(n_docs, n_tokens)`` the counts were taken at (None when nothing was counted;
-    ``(-1, -1.0)`` when a write came between two of them)."""
-    if not terms:
-        return {}, None
-    runs = executor.run_many(
-        graph, query("retrieve/term_count"), [{"term": t, "count_limit": limit} for t in terms]
-    )
-    if not all(runs):
-        return {}, (-1, -1.0)  # no _Meta node: nothing to rank against
-    at = {(int(r[0]["n_docs"]), float(r[0]["n_tokens"])) for r in runs}
-    return {t: int(r[0]["df"]) for t, r in zip(terms, runs, strict=True)}, (
-        at.pop() if len(at) == 1 else (-1, -1.0)
-    )
-
-
-def _search(
-    executor: Executor, graph: str, by_stem: dict[str, str], df: dict[str, int], fixed: dict[str, Any]
-) -> dict[str, Any] | None:
-    terms = [{"term": t, "stem": s, "df": df.get(t, 0)} for s, t in by_stem.items()]
+    terms = [{"term": t, "stem": st} for st, t in by_stem.items()]
     rows = executor.run(graph, query("retrieve/keyword_search"), {"terms": terms, **fixed})
-    return rows[0] if rows else None
+    if not rows:  # no _Meta node: nothing to rank against
+        return KeywordHits()
+    out = rows[0]
+    return KeywordHits([(h["a"], float(h["score"])) for h in out["hits"] or []], float(out["mass"] or 0.0))

@@ -9,16 +9,26 @@ missing the property).
 Migration 12 links the memories of each session in turn order (NEXT edges, ``Session.last``),
 which the write path does for new memories since; tenants written before it, and imports of
 files exported before it, are linked here, session by session.
+
+Migration 14 counts each stem's documents (``_Term {stem, df}``) from the stored stem counts,
+which the write path and erasure maintain since; the keyword channel reads them instead of
+counting a question's terms in the full-text index at every search. Imports count them here
+too. A count starts from none, so a step interrupted half-way is simply run again.
 """
 
 from __future__ import annotations
 
-from ..keyword.stem import stem_bag
+from collections import Counter
+
+from ..keyword.stem import parse_bag, stem_bag
 from .cypher import query
 from .executor import Executor
 
 PAGE = 500
 """Artifacts (or sessions) per round trip."""
+
+TERM_PAGE = 5_000
+"""Artifacts read, or document frequencies written, per round trip when counting stems."""
 
 
 def fill_stems(executor: Executor, graph: str, *, page: int = PAGE) -> int:
@@ -57,3 +67,27 @@ def fill_next(executor: Executor, graph: str, *, page: int = PAGE) -> int:
         after = max(int(r["cursor"]) for r in rows)
         if len(rows) < page:
             return linked
+
+
+def fill_terms(executor: Executor, graph: str, *, page: int = TERM_PAGE) -> int:
+    """Count, from the artifacts' stored stem counts, how many artifacts hold each stem, and
+    store it as the tenant's document frequencies (``_Term`` nodes), replacing any there were;
+    how many stems were stored. Artifacts without stem counts (before migration 11) count for
+    nothing: migration 11 fills them first."""
+    while True:
+        done = executor.run(graph, query("schema/b014_clear_terms"), {"limit": page})
+        if not done or int(done[0]["deleted"]) == 0:
+            break
+    df: Counter[str] = Counter()
+    after = -1
+    while True:
+        rows = executor.run(graph, query("schema/b014_artifact_stems"), {"after": after, "limit": page})
+        for r in rows:
+            df.update(parse_bag(r["stems"] or "").keys())  # each stem once: one document
+        if len(rows) < page:
+            break
+        after = max(int(r["cursor"]) for r in rows)
+    items = [{"stem": s, "df": n} for s, n in df.items()]
+    for i in range(0, len(items), page):
+        executor.run(graph, query("schema/b014_add_terms"), {"rows": items[i : i + page]})
+    return len(items)

@@ -214,9 +214,9 @@ class Executor:
         """Run a read ``query`` once per parameter set, in one round trip (a pipeline of
         GRAPH.RO_QUERY commands, each with its own timeout); the rows of each run, in order.
 
-        Each run is its own statement, so nothing one run does can leak into the next (see
-        ``keyword/stats.py``: an engine procedure cut short by a LIMIT inside a subquery that
-        runs again continues where it stopped). On a cluster the runs go one after another.
+        Each run is its own statement, so nothing one run does can leak into the next (an
+        engine procedure cut short by a LIMIT inside a subquery that runs again continues where
+        it stopped, FalkorDB 4.22.1). On a cluster the runs go one after another.
 
         Raises:
             TenantNotFound, QueryTimeout, QueryFailed, ConnectionFailed: as :meth:`run`.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .backfill import fill_next, fill_stems
+from .backfill import fill_next, fill_stems, fill_terms
 from .cypher import query
 from .executor import Executor
 
@@ -54,6 +54,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "m010_drop_entity_fulltext"),
     Migration(11, "b011_artifact_stems", backfill=fill_stems),
     Migration(12, "b012_session_turns", backfill=fill_next),
+    Migration(13, "m013_term_index"),
+    Migration(14, "b014_term_df", backfill=fill_terms),
 )
 """Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
 

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from falkmem import Memory, Tenant
-from falkmem.keyword import stats as term_stats
 from falkmem.retrieval.keyword import keyword_search
 
 
@@ -139,41 +138,55 @@ class _Counting:
         return out
 
 
-def test_counts_are_cached_per_tenant_and_dropped_by_writes(
-    tenant: Tenant, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    tenant.add_many([{"id": "m1", "text": "Two companies announced a merger."}, {"id": "x", "text": "Tea."}])
+def _frequencies(tenant: Tenant) -> dict[str, int]:
+    """The tenant's stored document frequencies (``_Term``), stem -> df."""
+    from falkmem.storage.cypher import Query
+
+    q = Query(name="test/terms", mode="read", params=frozenset(), doc="", source="test",
+              text="MATCH (t:_Term) RETURN t.stem AS stem, t.df AS df")  # fmt: skip
+    return {str(r["stem"]): int(r["df"]) for r in tenant._engine.store.executor.run(tenant.graph, q)}
+
+
+def _recount(tenant: Tenant) -> dict[str, int]:
+    """What the frequencies should be: each stem's memories, from their stored stem counts."""
+    from collections import Counter
+
+    from falkmem.keyword.stem import parse_bag
+    from falkmem.storage.cypher import query
+
     ex, graph = tenant._engine.store.executor, tenant.graph
+    props = [r["props"] for r in ex.run(graph, query("admin/export_artifacts"), {"after": -1, "limit": 1000})]
+    df: Counter[str] = Counter()
+    for p in props:
+        df.update(parse_bag(p["stems"]).keys())
+    return dict(df)
+
+
+def test_document_frequencies_follow_writes_and_erasures(tenant: Tenant, monkeypatch: pytest.MonkeyPatch) -> None:
+    tenant.add_many([{"id": "m1", "text": "Two companies announced a merger."}, {"id": "x", "text": "Tea."}])
+    assert _frequencies(tenant) == _recount(tenant)
+    assert _frequencies(tenant)["compani"] == 1 and _frequencies(tenant)["merger"] == 1
     calls = _Counting(tenant, monkeypatch)
     assert [i for i, _ in _kw(tenant, "merger talks")] == ["m1"]
-    # one round trip: counts, cut, candidates, BM25 and the winners' rows
+    # one round trip: frequencies, cut, candidates, BM25 and the winners' rows
     assert calls.take() == ["retrieve/keyword_search"]
-    _, snap, known = term_stats.lookup(ex, graph, ["merger", "talks"])
-    assert snap is not None and snap.n_docs == 2 and known == {"merger": 1, "talks": 0}
 
-    tenant.add("The merger talks stalled.", id="m2")  # this process's write drops the counts
-    assert term_stats.lookup(ex, graph, ["merger"])[1] is None
-    calls.take()
+    tenant.add("The merger talks stalled; the merger is off.", id="m2")
+    assert _frequencies(tenant)["merger"] == 2 and _frequencies(tenant)["talk"] == 1  # one per memory
     assert [i for i, _ in _kw(tenant, "merger talks")] == ["m2", "m1"]
-    assert calls.take() == ["retrieve/keyword_search"]
-    assert term_stats.lookup(ex, graph, ["merger", "talks"])[2] == {"merger": 2, "talks": 1}
-
     tenant.forget("m2")
-    assert term_stats.lookup(ex, graph, ["merger"])[1] is None
+    freq = _frequencies(tenant)
+    assert freq == _recount(tenant) and freq["merger"] == 1 and "talk" not in freq  # in no memory: gone
     assert [i for i, _ in _kw(tenant, "merger talks")] == ["m1"]
-    assert term_stats.lookup(ex, graph, ["merger", "talks"])[2] == {"merger": 1, "talks": 0}
 
 
-def test_a_write_by_another_process_is_seen(
-    tenant: Tenant, store_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Another Memory on the same store has its own executor: its writes bump nothing here,
-    # so the cached counts are caught by the (n_docs, n_tokens) snapshot the query returns.
+def test_a_write_by_another_process_is_seen(tenant: Tenant, store_path: Path) -> None:
+    # Nothing is cached in the process: another Memory's write counts at the next search.
     tenant.add_many(
         [{"id": f"d{i}", "text": f"Filler memory number {i} about merger rumours."} for i in range(3)]
     )
     tenant.add("Quarterly merger report.", id="r")
-    _kw(tenant, "merger report")
+    before = _kw(tenant, "merger report")
     url = os.environ.get("FALKMEM_TEST_URL")
     emb = tenant._engine.embedder
     other = Memory(url=url, embedder=emb) if url else Memory(store_path, embedder=emb)
@@ -181,13 +194,32 @@ def test_a_write_by_another_process_is_seen(
         other.tenant(tenant.id).add("The report on the merger was leaked.", id="leak")
     finally:
         other.close()
-    calls = _Counting(tenant, monkeypatch)
     got = _kw(tenant, "merger report")
-    counted_again = ["retrieve/keyword_search", "retrieve/keyword_search"]
-    assert calls.take() == counted_again
-    term_stats.clear()
-    assert got == _kw(tenant, "merger report")  # exactly what a cold query computes
     assert {i for i, _ in got} == {"r", "leak", "d0", "d1", "d2"}
+    assert dict(got)["r"] != dict(before)["r"]  # N and df changed: so did the score
+    assert _frequencies(tenant) == _recount(tenant)
+
+
+def test_frequencies_of_older_tenants_are_counted_by_migration_14(tenant: Tenant) -> None:
+    from falkmem.storage.backfill import fill_terms
+    from falkmem.storage.cypher import Query, query
+
+    for i, text, speaker in REFERENCE_CORPUS:
+        tenant.add(text, id=i, speaker=speaker)
+    written, before = _frequencies(tenant), _kw(tenant, "merger talks company")
+    ex, graph = tenant._engine.store.executor, tenant.graph
+    strip = Query(name="test/strip_terms", mode="write", params=frozenset(), doc="", source="test",
+                  text="MATCH (t:_Term) DELETE t")  # fmt: skip
+    ex.run(graph, strip)
+    ex.run(graph, query("admin/set_schema_version"), {"version": 13, "now": 0.0})
+    assert _kw(tenant, "merger talks company") == []  # no frequencies: no term is searched
+    store = tenant._engine.store
+    store.forget_cached(tenant.id)
+    assert store.meta(tenant.id).schema_version >= 14  # migrated on open
+    assert _frequencies(tenant) == written  # the count equals what the writes kept
+    assert _kw(tenant, "merger talks company") == before
+    assert fill_terms(ex, graph, page=3) == len(written)  # a recount in small pages: the same
+    assert _frequencies(tenant) == written
 
 
 REFERENCE_CORPUS = [

@@ -1,21 +1,18 @@
 """The keyword channel's bound on what one search reads (issue 25): ``keyword_max_df``.
 
-A term in more memories than ``max_df`` is dropped like a term over the relative cut, and it is
-counted only up to ``max_df + 1`` matches, so a search reads at most terms × ``max_df`` postings
-whatever the tenant's size. Below the bound nothing changes.
+A term in more memories than ``max_df`` is dropped like a term over the relative cut, so a search
+reads at most terms × ``max_df`` postings whatever the tenant's size; a term in more than
+``fetch_max_df`` brings no candidates of its own, pairs of them do. Below the bounds nothing
+changes.
 """
 
 from __future__ import annotations
 
-import re
-
 from falkmem import Tenant
-from falkmem.retrieval.keyword import KeywordHits, clear_term_stats, keyword_search
-from falkmem.storage.cypher import query
+from falkmem.retrieval.keyword import KeywordHits, keyword_search
 
 
 def _kw(tenant: Tenant, text: str, max_df: int | None, **kw: object) -> KeywordHits:
-    clear_term_stats()
     eng = tenant._engine
     return keyword_search(eng.store.executor, tenant.graph, text, k=20, candidates=100, max_df=max_df, **kw)  # type: ignore[arg-type]
 
@@ -63,39 +60,6 @@ def test_when_every_term_is_common_the_rarest_within_the_bound_is_searched(tenan
     # with the bound under tea's count too, nothing is searchable
     none = _kw(tenant, "coffee tea", 5, common_min_df=1, common_fraction=0.1)
     assert none.hits == [] and none.mass == 0.0
-
-
-def test_counting_stops_at_the_bound(tenant: Tenant) -> None:
-    """A count streams the term's matches and stops at the limit: it never reads them all."""
-    _corpus(tenant)
-    store = tenant._engine.store
-    q = query("retrieve/term_count")
-    g = store.db.select_graph(tenant.graph)
-    params = {"term": "coffee", "count_limit": 8}
-    plan = store.db.connection.execute_command(
-        "GRAPH.PROFILE", tenant.graph, g._build_params_header(params) + q.text
-    )
-    lines = [x.decode() if isinstance(x, bytes) else str(x) for x in plan]
-    produced = [int(m.group(1)) for ln in lines if "ProcedureCall" in ln
-                for m in [re.search(r"Records produced: (\d+)", ln)] if m]  # fmt: skip
-    assert produced == [8], lines  # not the 30 matches of "coffee"
-    assert store.executor.run(tenant.graph, q, params)[0]["df"] == 8
-
-
-def test_each_term_is_counted_on_its_own(tenant: Tenant) -> None:
-    """Counts of several terms in one round trip: each is its own (the engine's procedure, cut
-    short inside a subquery run once per term, went on with the previous term's matches)."""
-    _corpus(tenant)
-    ex = tenant._engine.store.executor
-    terms = ["coffee", "zanzibar", "nothinglikethis", "tea", "water"]
-    runs = ex.run_many(
-        tenant.graph, query("retrieve/term_count"), [{"term": t, "count_limit": 5} for t in terms]
-    )
-    assert [r[0]["df"] for r in runs] == [5, 2, 0, 5, 5]
-    assert {(r[0]["n_docs"]) for r in runs} == {40}
-    one_by_one = [ex.run(tenant.graph, query("retrieve/term_count"), {"term": t, "count_limit": 100})[0]["df"]
-                  for t in terms]  # fmt: skip
-    assert one_by_one == [30, 2, 0, 8, 10]
 
 
 def test_a_term_over_the_fetch_bound_scores_but_brings_no_candidates(tenant: Tenant) -> None:
