@@ -61,7 +61,7 @@ def render(report: dict[str, Any]) -> str:
         )  # fmt: skip
     if any("keyword_channel" in p for p in pts):
         variants = [v for v in pts[0].get("keyword_channel") or {} if not v.startswith("count:")]
-        lines += ["", "The keyword channel called directly (`keyword_search`, k=10, term counts cleared before each call):",
+        lines += ["", "The keyword channel called directly (`keyword_search`, k=10):",
                   "", "| memories | " + " | ".join(f"{v}: p50 / p95 ms, R@10, same top-10" for v in variants) + " |",
                   "|---:|" + "---|" * len(variants)]  # fmt: skip
         for p in pts:

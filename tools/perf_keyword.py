@@ -4,9 +4,9 @@
 
 The store is built once (hash embedder: the keyword channel does not read vectors). Every
 question of musique_train.json runs through ``keyword_search`` (k=10, candidates=100):
-"cold" clears the per-tenant term statistics first (and, on code before schema 11, the
-per-memory stem counts), "warm"
-runs the same questions again with both cached.
+"cold" clears the per-tenant term statistics first (code before schema 14 cached them in the
+process; since, they are stored in the tenant and nothing is cleared) and, on code before schema
+11, the per-memory stem counts; "warm" runs the same questions again with both cached.
 """
 
 from __future__ import annotations
