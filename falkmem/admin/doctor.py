@@ -24,6 +24,7 @@ EXPECTED_INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Artifact", "text", "fulltext"),
     ("Entity", "key", "range"),
     ("Session", "id", "range"),
+    ("_Term", "stem", "range"),
 )
 """(label, property, type) every migrated tenant has."""
 

@@ -38,3 +38,16 @@ def test_doctor_warns_when_the_tenant_was_embedded_by_another_model(invoke: Invo
     assert r.exit_code == 0  # a warning is not a failure
     check = next(c for c in json.loads(r.stdout)["checks"] if c["name"] == f"tenant:{tenant.id}")
     assert check["status"] == "warn" and "configured embedder" in check["detail"]
+
+
+def test_doctor_fails_when_the_document_frequency_index_is_missing(invoke: Invoke, tenant: Tenant) -> None:
+    from falkmem.storage.cypher import Query
+
+    assert invoke("add", tenant.id, "A memory so the tenant exists.").exit_code == 0
+    drop = Query(name="test/drop_term_index", mode="write", params=frozenset(), doc="", source="test",
+                 text="DROP INDEX FOR (t:_Term) ON (t.stem)")  # fmt: skip
+    tenant._engine.store.executor.run(tenant.graph, drop)
+    r = invoke("doctor", "--tenant", tenant.id, "--json")
+    assert r.exit_code == 1
+    check = next(c for c in json.loads(r.stdout)["checks"] if c["name"] == f"tenant:{tenant.id}")
+    assert check["status"] == "fail" and "_Term.stem (range)" in check["detail"]
