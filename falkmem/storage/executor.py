@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import redis
@@ -207,57 +207,6 @@ class Executor:
             (time.perf_counter() - started) * 1000,
         )
         return rows
-
-    def run_many(
-        self, graph: str, query: Query, params: Sequence[Mapping[str, Any]], *, timeout_ms: int | None = None
-    ) -> list[list[dict[str, Any]]]:
-        """Run a read ``query`` once per parameter set, in one round trip (a pipeline of
-        GRAPH.RO_QUERY commands, each with its own timeout); the rows of each run, in order.
-
-        Each run is its own statement, so nothing one run does can leak into the next (an
-        engine procedure cut short by a LIMIT inside a subquery that runs again continues where
-        it stopped, FalkorDB 4.22.1). On a cluster the runs go one after another.
-
-        Raises:
-            TenantNotFound, QueryTimeout, QueryFailed, ConnectionFailed: as :meth:`run`.
-        """
-        if query.mode != "read":
-            raise QueryFailed(f"{query.name}: run_many runs read queries only")
-        sets = [dict(p) for p in params]
-        for p in sets:
-            if set(p) != set(query.params):
-                raise QueryFailed(
-                    f"{query.name}: expected parameters {sorted(query.params)}, got {sorted(p)}"
-                )
-        if not sets:
-            return []
-        conn = self.db.connection
-        if not hasattr(conn, "pipeline") or isinstance(conn, redis.cluster.RedisCluster):
-            # a cluster pipeline would send every run to the slot's primary, replica reads or not
-            return [self.run(graph, query, p, timeout_ms=timeout_ms) for p in sets]
-        from falkordb.query_result import QueryResult
-
-        g = self.db.select_graph(graph)
-        timeout = timeout_ms or self.timeout_ms
-        started = time.perf_counter()
-
-        def send() -> list[Any]:
-            pipe = conn.pipeline(transaction=False)
-            for p in sets:
-                # the text the driver's ro_query sends: its parameter header, then the query
-                pipe.execute_command("GRAPH.RO_QUERY", graph, g._build_params_header(p) + query.text,
-                                     "--compact", "timeout", timeout)  # fmt: skip
-            return list(pipe.execute(raise_on_error=True))
-
-        replies = self._call(query.name, graph, send)
-        out = []
-        for reply in replies:
-            result = QueryResult(g, reply)
-            header = [h[1] if isinstance(h, (list, tuple)) else h for h in (result.header or [])]
-            out.append([dict(zip(header, row, strict=False)) for row in result.result_set or []])
-        log.debug("query=%s graph=%s runs=%d ms=%.2f", query.name, graph, len(sets),
-                  (time.perf_counter() - started) * 1000)  # fmt: skip
-        return out
 
     def call(self, what: str, where: str, fn: Callable[[], T]) -> T:
         """Run a driver call (e.g. a command fanned out to every cluster primary) with the retry policy."""
