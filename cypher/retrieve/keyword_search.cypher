@@ -31,10 +31,11 @@
 // per term went on with the previous term's matches, FalkorDB 4.22.1.)
 // BM25 (Lucene idf, $k1, $b) on each candidate's stored stem counts (a.stems, written with the
 // artifact: " stem:count stem:count ... ", falkmem/keyword/stem.py stem_bag) and length
-// (a.n_tokens); the formula, repairs and float order of falkmem/keyword/bm25.py: N is at least
-// the number of candidates, a term's df at least the number of candidates holding it (a repair
-// from when df was the index's count, where the index and the tokenizer disagree on a word; with
-// the stored frequencies it holds by construction, short of a write between the two reads), terms are summed in the order given. A count
+// (a.n_tokens); the formula and float order of falkmem/keyword/bm25.py, terms summed in the order
+// given. Its repairs (N at least the number of candidates, a term's df at least the number of
+// candidates holding it) are not needed here: N and df are the stored counts, written in the same
+// atomic queries as the memories, so no candidate set exceeds them (when df was the index's count
+// of a word, the df repair re-read every candidate's stems per term, ~1 ms a search). A count
 // is read with split/left: splitting a whole bag into its items made the scoring 7x slower (8 ms
 // for 370 candidates). Ties go to the smaller id.
 // Only the $k winners are returned, the $full best of them projected whole (never the
@@ -99,13 +100,9 @@ WITH n_docs, n_tokens, kept, nodes,
      CASE WHEN n_docs > 0 AND n_tokens > 0 THEN toFloat(n_tokens) / n_docs ELSE 1.0 END AS avgdl
 CALL {
   WITH n_docs, kept, nodes, avgdl
-  WITH nodes, avgdl, CASE WHEN size(nodes) > n_docs THEN size(nodes) ELSE n_docs END AS total,
-       [s IN kept | [' ' + s.stem + ':', s.df]] AS terms
-  WITH nodes, avgdl, total, [w IN terms | [w[0], w[1], size([m IN nodes WHERE m.stems CONTAINS w[0]])]] AS terms
-  WITH nodes, $k1 * (1.0 - $b) AS base, $k1 * $b / avgdl AS slope, total,
-       [w IN terms | [w[0], CASE WHEN w[2] > w[1] THEN w[2] ELSE w[1] END]] AS terms
-  WITH nodes, base, slope,
-       [w IN terms | [w[0], log(1.0 + ((CASE WHEN total > w[1] THEN total ELSE w[1] END) - w[1] + 0.5) / (w[1] + 0.5))]] AS weights
+  WITH nodes, $k1 * (1.0 - $b) AS base, $k1 * $b / avgdl AS slope,
+       [s IN kept | [' ' + s.stem + ':',
+                     log(1.0 + ((CASE WHEN n_docs > s.df THEN n_docs ELSE s.df END) - s.df + 0.5) / (s.df + 0.5))]] AS weights
   WITH nodes, base, slope, weights, reduce(acc = 0.0, w IN weights | acc + w[1]) AS mass
   UNWIND nodes AS n
   WITH n, n.stems AS bag, base + slope * n.n_tokens AS norm, weights, mass
