@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .common import is_common_word
 from .keys import canonical_key, key_tokens
-from .lexicon import ABBREVIATIONS, words
+from .lexicon import is_abbreviation, words
 
 __all__ = ["KnownEntities", "KnownMatch", "TextToken", "tokenize"]
 
@@ -262,8 +262,7 @@ def _named(text: str, starts: list[int], tokens: list[str]) -> bool:
 
 def _abbreviation(text: str, dot: int) -> bool:
     """Whether the full stop at ``dot`` ends an abbreviation or an initial ("Mr.", "J."), not a sentence."""
-    word = text[text.rfind(" ", 0, dot) + 1 : dot].lstrip("\"'(\u201c\u2018").casefold()
-    return word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+    return is_abbreviation(text[text.rfind(" ", 0, dot) + 1 : dot].lstrip("\"'(\u201c\u2018").casefold())
 
 
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"

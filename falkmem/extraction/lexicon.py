@@ -188,3 +188,9 @@ ABBREVIATIONS = words(
     "mr mrs ms dr prof st inc ltd co corp jr sr vs etc e.g i.e approx dept est no fig mt ft "
     "jan feb mar apr jun jul aug sep sept oct nov dec a.m p.m u.s u.k"
 )
+
+
+def is_abbreviation(word: str) -> bool:
+    """Whether a full stop after ``word`` (case-folded, without the stop) ends an abbreviation
+    ("Mr.", "etc.") or an initial ("J."), not a sentence."""
+    return word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from .common import is_common_word
 from .keys import canonical_key
 from .lexicon import (
-    ABBREVIATIONS,
     CONNECTORS,
     HEAD_NOUNS,
     LEADING_STOP,
@@ -18,6 +17,7 @@ from .lexicon import (
     PREFIX_TYPES,
     SENTENCE_STARTERS,
     SUFFIX_TYPES,
+    is_abbreviation,
 )
 from .patterns import RANK_NAME, Span
 from .types import EntityType
@@ -65,7 +65,7 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
             # the word before the boundary (which follows a "." "!" or "?", never a space)
             last = text[start : m.start()].rsplit(None, 1)
             word = last[-1].rstrip(".").casefold() if last else ""
-            if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+            if is_abbreviation(word):
                 continue
         if text[start : m.start()].strip():
             out.append((start, text[start : m.start()]))
