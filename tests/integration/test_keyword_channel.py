@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from falkmem import Memory, Tenant
+from falkmem.retrieval.filters import Filters
 from falkmem.retrieval.keyword import keyword_search
 
 
@@ -117,6 +118,22 @@ def test_only_active_memories_unless_as_of(tenant: Tenant) -> None:
     assert {i for i, _ in _kw(tenant, "837 arrives", as_of=then)} == {"v1"}
     tenant.forget("v2")
     assert [i for i, _ in _kw(tenant, "837")] == ["x"]
+
+
+def test_the_first_superseded_memory_turns_the_status_check_on(tenant: Tenant) -> None:
+    # A tenant whose memories are all current skips each match's status read; the first
+    # superseded memory (or a filter, or as_of) must bring the per-match conditions back.
+    tenant.add("UA 837 arrives at 10:05.", id="v1", key="ua837", at="2026-03-03T08:00Z", kind="fact")
+    tenant.add("Gate B12 for UA 837.", id="g", session="s1")
+    assert {i for i, _ in _kw(tenant, "837")} == {"v1", "g"}
+    eng = tenant._engine
+    in_s1 = keyword_search(eng.store.executor, tenant.graph, "837", k=10, candidates=100,
+                           filters=Filters(sessions=("s1",))).hits  # fmt: skip
+    assert [row["id"] for row, _ in in_s1] == ["g"]
+    tenant.add("UA 837 now arrives at 11:40.", id="v2", key="ua837", at="2026-03-03T09:00Z", kind="fact")
+    assert {i for i, _ in _kw(tenant, "837")} == {"v2", "g"}
+    tenant.forget("v2")  # v1 stays superseded: an erasure does not bring an old version back
+    assert {i for i, _ in _kw(tenant, "837")} == {"g"}
 
 
 class _Counting:
