@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ..extraction.lexicon import is_abbreviation
 from ..keyword.stem import stem
 from ..keyword.tokens import STOPWORDS, tokenize
 
@@ -28,12 +29,6 @@ _WS = re.compile(r"\s+")
 # A sentence ends after . ! ? … (and closing quotes or brackets) followed by white space, or at
 # a line break.
 _END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*[ \t]+|[ \t]*\n\s*")
-# Words that end in a full stop without ending the sentence.
-_ABBREVIATIONS = frozenset(
-    """mr mrs ms dr prof st jr sr vs etc e.g i.e cf no nos vol vols inc ltd co corp mt ft gen col lt sgt
-    capt rev hon est approx dept univ fig al jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k
-    a.m p.m""".split()  # noqa: SIM905 - a word block reads better than quoted strings
-)
 _MARKDOWN = re.compile(r"\*\*|__|^[ \t]*#{1,6}[ \t]+|^[ \t]*[-*•][ \t]+(?=\S)", re.MULTILINE)
 _ANAPHORIC = frozenset(
     """it its he his him she her they their them theirs this that these those there here such
@@ -202,7 +197,7 @@ def _cut(body: str) -> list[str]:
         if "\n" not in m.group() and body[end - 1] == ".":
             lo = max(body.rfind(" ", start, end), body.rfind("\n", start, end), start - 1) + 1
             word = body[lo : end - 1].lower()
-            if (len(word) == 1 and word.isalpha()) or word in _ABBREVIATIONS:
+            if is_abbreviation(word):
                 continue
             if len(word) <= 2 and word.isdigit() and lo == start:
                 continue  # a list item's number ("1. Farm scoring: ..."): not a sentence of its own
