@@ -99,7 +99,10 @@ class Tenant:
         """Remember many memories: one embedding call and one atomic write per batch.
 
         Every record is validated before anything is written, so one bad record means no
-        write at all. Ids that exist already are skipped (reported in ``skipped``).
+        write at all. Ids that exist already are skipped (reported in ``skipped``). The records
+        are therefore all read (and held) before the first write: for a very large import, call
+        it once per chunk (tens of thousands of records; 900,000 records with their vectors took
+        14 GB).
 
         Args:
             records: dicts with the fields of :class:`~falkmem.Record`, or Records.
