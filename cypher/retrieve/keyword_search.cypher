@@ -1,6 +1,6 @@
 // name: keyword_search
 // mode: read
-// params: terms, per_term, min_df, common_fraction, max_df, fetch_max_df, fetch_pairs, max_terms, k, full, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: terms, narrowed, per_term, min_df, common_fraction, max_df, fetch_max_df, fetch_pairs, max_terms, k, full, k1, b, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The keyword channel: the very-common-term cut, the full-text candidates and their Okapi BM25
 // ranking; it returns the rows of the $k best.
 // $terms: [{term, stem}], one per distinct stem: a sanitised token and its Snowball stem (the
@@ -47,8 +47,10 @@
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
 // $f_*: the search filters (falkmem/retrieval/filters.py; null = no condition), applied before
 // the per-term LIMIT, so a selective filter still gets $per_term candidates per term.
-// `admit_all`: no filter, no $as_of, and no superseded memory in the tenant (one range-index probe;
-// a memory's status is 'active' or 'superseded', erased ones are deleted), so every match is
+// `admit_all`: nothing narrows the search ($narrowed: a filter or $as_of, set by the caller from
+// Filters.active, the one definition of the filters) and no superseded memory is in the tenant
+// (one range-index probe; a memory's status is 'active' or 'superseded', erased ones are
+// deleted), so every match is
 // admitted without reading its properties: the per-match status read and condition checks
 // were ~1 us a match, 3.6 ms of a search at 100,000 chat turns (docs/performance.md). FalkorDB
 // evaluates `admit_all OR (...)` left to right and stops at a true `admit_all`.
@@ -59,10 +61,7 @@ CALL {
   WITH x LIMIT 1
   RETURN x IS NULL AS current
 }
-WITH n_docs, n_tokens,
-     current AND $as_of IS NULL AND $f_sessions IS NULL AND $f_users IS NULL AND $f_agents IS NULL
-       AND $f_speakers IS NULL AND $f_kinds IS NULL AND $f_since IS NULL AND $f_until IS NULL
-       AND $f_meta IS NULL AS admit_all
+WITH n_docs, n_tokens, current AND NOT $narrowed AS admit_all
 CALL {
   UNWIND range(0, size($terms) - 1) AS pos
   WITH pos, $terms[pos] AS want

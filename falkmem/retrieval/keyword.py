@@ -84,9 +84,10 @@ def keyword_search(
     for term, stemmed in zip(wanted, stem_all(wanted), strict=True):
         by_stem.setdefault(stemmed, term)
     bound = UNBOUNDED if max_df is None else max_df
+    f = filters or Filters()
     fixed = {
         "per_term": candidates, "min_df": common_min_df, "common_fraction": common_fraction,
-        "max_df": bound, "fetch_max_df": UNBOUNDED if fetch_max_df is None else fetch_max_df, "fetch_pairs": fetch_pairs, "max_terms": max_terms, "k": k, "full": k if full is None else full, "k1": k1, "b": b, "as_of": as_of, **(filters or Filters()).params(),
+        "max_df": bound, "fetch_max_df": UNBOUNDED if fetch_max_df is None else fetch_max_df, "fetch_pairs": fetch_pairs, "max_terms": max_terms, "k": k, "full": k if full is None else full, "k1": k1, "b": b, "as_of": as_of, "narrowed": as_of is not None or f.active, **f.params(),
     }  # fmt: skip
     terms = [{"term": t, "stem": st} for st, t in by_stem.items()]
     rows = executor.run(graph, query("retrieve/keyword_search"), {"terms": terms, **fixed})
