@@ -79,6 +79,11 @@ ranked further down are fetched by id. With 2 × k, 1–2 of 100 MuSiQue-100 sea
 fetch (30–52 with 1 × k), and each channel leaves 30 of its 50 rows of text unsent (−0.17 to
 −0.19 ms per query on MuSiQue-100 and LongMemEval). The graph channel returns fewer rows than
 that; its rows stay whole (the same cut there measured no gain)."""
+WHOLE_FROM_K = 10
+"""Below this ``k`` the channels still return the text of their first ``WHOLE_ROWS *
+WHOLE_FROM_K`` candidates: what the leanings read of a candidate (whether it only asks) must
+not depend on ``k``, so that a search for 3 hits returns the first 3 of a search for 10 (the
+channels fetch the same ``overfetch_min`` neighbours for every ``k`` up to 12)."""
 
 
 def _ms(start: float) -> float:
@@ -190,7 +195,7 @@ def retrieve(
     pool = k
     outcome = engine.reranker()
     reranking = not isinstance(outcome.reranker, NoReranker) and s.rerank_top_n > 0
-    full = max(WHOLE_ROWS * pool, s.rerank_top_n if reranking else 0)
+    full = max(WHOLE_ROWS * max(pool, WHOLE_FROM_K), s.rerank_top_n if reranking else 0)
 
     out = Retrieval(plan=plan)
     rows: dict[str, dict[str, Any]] = {}
