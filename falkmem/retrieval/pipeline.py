@@ -226,8 +226,9 @@ def retrieve(
         qvec = vector_param(vector)  # formatted once for the vector, graph and links queries
         # All fetch_k neighbours: fusion takes the weakest as the floor, the graph seeds from them.
         # Under a filter only `pool` must pass (asking for fetch_k would make the channel select
-        # through the graph or grow its fetch whenever fewer than fetch_k match).
-        want = pool if filters is not None and filters.active else fetch_k
+        # through the graph or grow its fetch whenever fewer than fetch_k match), and at least
+        # WHOLE_FROM_K: the weakest of them is the floor fusion counts with, the same for every k.
+        want = max(pool, WHOLE_FROM_K) if filters is not None and filters.active else fetch_k
         vec = vector_search(ex, graph, qvec, k=want, fetch_k=fetch_k, full=full, as_of=as_of, filters=filters)
         timings["vector"] = _ms(t)
     similarity: dict[str, float] = {}

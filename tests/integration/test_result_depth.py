@@ -42,3 +42,16 @@ def test_the_first_hits_do_not_depend_on_k(tenant: Tenant) -> None:
         longest = tenant.search(q, k=10).ids
         for k in (1, 3, 5):
             assert tenant.search(q, k=k).ids == longest[:k], (q, k)
+
+
+def test_the_first_hits_do_not_depend_on_k_under_a_filter(tenant: Tenant) -> None:
+    # Under a filter the vector channel asks for the hits that pass, not for a fixed depth; the
+    # weakest of them is what a keyword-only candidate counts with, so k = 3 once asked for 3.
+    tenant.add_many(
+        [{"id": f"t{i}", "text": t, "session": "pets" if i % 3 else "zoo", "speaker": "user" if i % 2 else "assistant"}
+         for i, t in enumerate(TURNS)]
+    )  # fmt: skip
+    for q in QUESTIONS:
+        longest = tenant.search(q, k=10, session="pets").ids
+        for k in (1, 3, 5):
+            assert tenant.search(q, k=k, session="pets").ids == longest[:k], (q, k)
