@@ -48,6 +48,20 @@ NOT_NAMES = (
     | frozenset(MONTHS)
 )
 
+# English contractions, apostrophe dropped: "I’m", "Theres", "Youll" are never names, with or
+# without the apostrophe (chat writes both; a key keeps no apostrophe), and never known entities.
+CONTRACTIONS = words(
+    "im ive ill id youre youve youll youd hes shes its weve theyre theyve theyll theyd "
+    "thats theres whats whos wheres hows lets dont doesnt didnt cant couldnt wont wouldnt "
+    "shouldnt isnt arent wasnt werent havent hasnt hadnt aint mustnt neednt yall"
+)
+
+
+def is_contraction(word: str) -> bool:
+    """Whether a word is an English contraction ("I’m", "don't", "Theres"), any case."""
+    return word.replace("'", "").replace("\u2019", "").casefold() in CONTRACTIONS
+
+
 # Function words dropped from the front of a capitalised run wherever it is.
 LEADING_STOP = words(
     "the a an this that these those my our your his her their its we you they he she it "

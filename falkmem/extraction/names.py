@@ -18,6 +18,7 @@ from .lexicon import (
     SENTENCE_STARTERS,
     SUFFIX_TYPES,
     is_abbreviation,
+    is_contraction,
 )
 from .patterns import RANK_NAME, Span
 from .types import EntityType
@@ -79,7 +80,11 @@ _Word = re.Match[str]  # a _WORD match: .group() is the word
 
 
 def _capitalised(word: str) -> bool:
-    return word[0].isupper() and word.casefold() not in NOT_NAMES
+    return (
+        word[0].isupper()
+        and word.casefold() not in NOT_NAMES
+        and (word.isupper() or not is_contraction(word))  # "ID", "ITS" stay acronyms
+    )
 
 
 def _opens(sentence: str, start: int) -> bool:

@@ -116,3 +116,9 @@ def test_find_reads_a_title_or_an_initial_as_no_sentence_end() -> None:
     k = KnownEntities([("smith", "Smith"), ("green", "Green")])
     text = "What was Mr. Smith's first name? Dr. Green and J. Green came. Smith left."
     assert [m.key for m in k.find(text)] == ["smith", "green", "green"]
+
+
+def test_find_never_matches_a_contraction() -> None:
+    # A tenant whose earlier turns made "I’m" or "Youll" an entity must not find it in every turn.
+    k = KnownEntities([("im", "I’m"), ("ive", "I've"), ("youll", "Youll"), ("kiwi", "Kiwi")])
+    assert [m.key for m in k.find("I'm sure you'll like Kiwi, I’ve met her. Youll see.")] == ["kiwi"]
