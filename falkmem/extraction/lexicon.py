@@ -58,8 +58,9 @@ CONTRACTIONS = words(
 
 
 def is_contraction(word: str) -> bool:
-    """Whether a word is an English contraction ("I’m", "don't", "Theres"), any case."""
-    return word.replace("'", "").replace("\u2019", "").casefold() in CONTRACTIONS
+    """Whether a word is an English contraction ("I’m", "don't", "Theres"); an all-capitals
+    word is an acronym ("ID", "ITS"), not one."""
+    return not word.isupper() and word.replace("'", "").replace("\u2019", "").casefold() in CONTRACTIONS
 
 
 # Function words dropped from the front of a capitalised run wherever it is.

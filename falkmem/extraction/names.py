@@ -152,7 +152,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
             run = run[1:]
         while run and run[-1].group().casefold() in CONNECTORS:
             run = run[:-1]
-        if run and all(_contraction(w.group()) for w in run):
+        if run and all(is_contraction(w.group()) for w in run):
             continue  # "I’m", "Theres", "Youll" alone are no name; in a title they stay ("I Didn't Do It")
         if (
             len(run) == 1
@@ -169,10 +169,6 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
 def _bare(word: str) -> str:
     """The word without a contraction or possessive ("That's" -> "that"), case-folded."""
     return _APOSTROPHE.split(word, maxsplit=1)[0].casefold()
-
-
-def _contraction(word: str) -> bool:
-    return not word.isupper() and is_contraction(word)  # "ID", "ITS" stay acronyms
 
 
 def _starter(word: str) -> bool:

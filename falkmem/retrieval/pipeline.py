@@ -79,11 +79,12 @@ ranked further down are fetched by id. With 2 × k, 1–2 of 100 MuSiQue-100 sea
 fetch (30–52 with 1 × k), and each channel leaves 30 of its 50 rows of text unsent (−0.17 to
 −0.19 ms per query on MuSiQue-100 and LongMemEval). The graph channel returns fewer rows than
 that; its rows stay whole (the same cut there measured no gain)."""
-WHOLE_FROM_K = 10
-"""Below this ``k`` the channels still return the text of their first ``WHOLE_ROWS *
-WHOLE_FROM_K`` candidates: what the leanings read of a candidate (whether it only asks) must
-not depend on ``k``, so that a search for 3 hits returns the first 3 of a search for 10 (the
-channels fetch the same ``overfetch_min`` neighbours for every ``k`` up to 12)."""
+SAME_RANKING_K = 10
+"""Every ``k`` up to this ranks the same list (a search for 3 hits returns the first 3 of a
+search for 10): below it the channels are still sized for it — the text of their first
+``WHOLE_ROWS * SAME_RANKING_K`` candidates (what the leanings read: whether a memory only asks),
+and under a filter that many passing vector hits (the weakest is the floor fusion counts with).
+Without a filter the channels fetch the same ``overfetch_min`` neighbours for every ``k`` up to 12."""
 
 
 def _ms(start: float) -> float:
@@ -193,9 +194,10 @@ def retrieve(
     plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=asked)
     timings["route"] = _ms(t)
     pool = k
+    sized = max(pool, SAME_RANKING_K)  # what the channels are sized for (see SAME_RANKING_K)
     outcome = engine.reranker()
     reranking = not isinstance(outcome.reranker, NoReranker) and s.rerank_top_n > 0
-    full = max(WHOLE_ROWS * max(pool, WHOLE_FROM_K), s.rerank_top_n if reranking else 0)
+    full = max(WHOLE_ROWS * sized, s.rerank_top_n if reranking else 0)
 
     out = Retrieval(plan=plan)
     rows: dict[str, dict[str, Any]] = {}
@@ -226,9 +228,9 @@ def retrieve(
         qvec = vector_param(vector)  # formatted once for the vector, graph and links queries
         # All fetch_k neighbours: fusion takes the weakest as the floor, the graph seeds from them.
         # Under a filter only `pool` must pass (asking for fetch_k would make the channel select
-        # through the graph or grow its fetch whenever fewer than fetch_k match), and at least
-        # WHOLE_FROM_K: the weakest of them is the floor fusion counts with, the same for every k.
-        want = max(pool, WHOLE_FROM_K) if filters is not None and filters.active else fetch_k
+        # through the graph or grow its fetch whenever fewer than fetch_k match), `sized` of them:
+        # the weakest is the floor fusion counts with, the same for every k up to SAME_RANKING_K.
+        want = sized if filters is not None and filters.active else fetch_k
         vec = vector_search(ex, graph, qvec, k=want, fetch_k=fetch_k, full=full, as_of=as_of, filters=filters)
         timings["vector"] = _ms(t)
     similarity: dict[str, float] = {}
