@@ -18,6 +18,7 @@ from ..extraction.known import KnownEntities
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword.stem import stem_bag
 from ..retrieval.filters import metadata_pairs
+from ..storage.backfill import EVIDENCE_IDS
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
 from ..storage.params import VectorParam
@@ -320,7 +321,9 @@ def _create(
     for attempt in range(2):
         try:
             out = executor.run(
-                graph, query("ingest/create_artifacts"), {"rows": rows, "now": now, "chains": chains(rows)}
+                graph,
+                query("ingest/create_artifacts"),
+                {"rows": rows, "now": now, "chains": chains(rows), "evidence_max": EVIDENCE_IDS},
             )
             return [str(i) for i in (out[0]["ids"] if out else [])]
         except ConstraintViolation:
