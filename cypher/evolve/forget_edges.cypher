@@ -2,7 +2,8 @@
 // mode: write
 // params: ids
 // Removes the erased memories' evidence from RELATED_TO. Each memory lists the edges it stated
-// (a.stated: [subject key, relation, object key], ingest/create_artifacts); each such edge counts
+// (a.stated: one "subject key<TAB>relation<TAB>object key" line each, ingest/create_artifacts);
+// each such edge counts
 // one statement fewer (n_stated), loses the memory's id from its evidence list (artifact_ids,
 // the latest ids only) and its weight shrinks in proportion (per-artifact weights are not
 // stored); an edge no memory states any more is deleted. The memories' lists are cleared in the
@@ -13,7 +14,8 @@ WHERE a.stated IS NOT NULL
 WITH a, a.stated AS stated
 SET a.stated = NULL
 WITH stated
-UNWIND stated AS st
+UNWIND split(stated, '\n') AS line
+WITH split(line, '\t') AS st
 MATCH (:Entity {key: st[0]})-[rel:RELATED_TO {relation: st[1]}]->(:Entity {key: st[2]})
 WITH rel, count(*) AS gone
 WITH rel, gone, coalesce(rel.n_stated, size(rel.artifact_ids)) AS before

@@ -5,8 +5,11 @@
 // user and agent links, the entities it references (MERGEd by key) and the RELATED_TO evidence
 // between them (subject -> object). An edge counts the memories that stated it (n_stated) and
 // keeps the ids of the latest $evidence_max of them (artifact_ids: the evidence the relational
-// walk scores); each memory keeps the edges it stated ([subject key, relation, object key] in
-// a.stated), which is how an erase finds them however many others stated them since. An edge
+// walk scores); each memory keeps the edges it stated (a.stated: one line per edge, "subject
+// key<TAB>relation<TAB>object key", written by ingest/writer.py; keys and relations hold no tab
+// or line break), which is how an erase finds them however many others stated them since. One
+// string, not a list of lists: 47 bytes a statement against 152 (and 68 for an id in a list),
+// measured on FalkorDB 4.22. An edge
 // restated by every new memory would otherwise carry a list that grows with the tenant, written
 // whole at every restatement, in memory and in the append-only file. The unique constraint on Artifact.id refuses a duplicate id,
 // so a retried batch can never be applied twice.
@@ -54,9 +57,7 @@ CREATE (a:Artifact {id: r.id, text: r.text, kind: r.kind, embedding: vecf32(r.em
                     status: CASE WHEN nxt IS NULL THEN 'active' ELSE 'superseded' END,
                     session_id: r.session, speaker: r.speaker, agent_id: r.agent, user_id: r.user,
                     key: r.key, source: r.source, fact_hash: r.fact_hash, invalid_at: nxt.valid_at,
-                    meta_kv: r.meta_kv,
-                    stated: CASE WHEN size(r.triples) = 0 THEN NULL
-                                 ELSE [t IN r.triples | [t.subject, t.relation, t.object]] END})
+                    meta_kv: r.meta_kv, stated: r.stated})
 FOREACH (x IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END |
   SET x.status = 'superseded', x.invalid_at = r.valid_at
   CREATE (a)-[:SUPERSEDES {created_at: $now, reason: 'key'}]->(x))

@@ -18,6 +18,7 @@ from falkmem.storage.cypher import query
 from tests.helpers import graph_rows, test_query
 
 FACT = "Priya Chandran leads the Atlas team."
+EDGE = "priya chandran\tleads\tatlas team"  # a memory's `stated`: subject key, relation, object key
 
 
 def _leads(mem: Memory, graph: str) -> dict[str, Any] | None:
@@ -51,7 +52,7 @@ def test_evidence_is_bounded_and_an_erase_still_counts(
     e = _leads(mem, tenant.graph)
     assert e is not None and e["n_stated"] == 6 and e["weight"] == pytest.approx(6.0)
     assert e["artifact_ids"] == ["a3", "a4", "a5"]  # the latest three
-    assert _stated(mem, tenant.graph)["a0"] == [["priya chandran", "leads", "atlas team"]]
+    assert _stated(mem, tenant.graph)["a0"] == EDGE
 
     r = tenant.forget("a0")  # no longer in the edge's list: found through its own list
     e = _leads(mem, tenant.graph)
@@ -84,7 +85,7 @@ def test_migration_15_counts_and_bounds_older_edges(
     e = _leads(mem, tenant.graph)
     assert e is not None and e["n_stated"] == 5 and e["artifact_ids"] == ["m3", "m4"]
     stated = _stated(mem, tenant.graph)
-    assert all(stated[i] == [["priya chandran", "leads", "atlas team"]] for i in ids) and stated["x"] is None
+    assert all(stated[i] == EDGE for i in ids) and stated["x"] is None
     tenant.forget("m0")
     e = _leads(mem, tenant.graph)
     assert e is not None and e["n_stated"] == 4 and e["artifact_ids"] == ["m3", "m4"]
@@ -106,3 +107,25 @@ def test_export_import_keeps_the_counts(mem: Memory, tenant: Tenant) -> None:
         assert e is not None and e["n_stated"] == 2 and sorted(e["artifact_ids"]) == ["m0", "m2"]
     finally:
         mem.drop_tenant(copy)
+
+
+def test_a_memory_stating_two_edges_converts_and_erases_both(mem: Memory, tenant: Tenant) -> None:
+    triples = [("Priya Chandran", "leads", "Atlas team"), ("Priya Chandran", "reports to", "Marcus Webb")]
+    for i in ("p", "q"):
+        tenant.add("Org chart notes.", id=i, triples=triples)
+    store, ex = tenant._engine.store, tenant._engine.store.executor
+    ex.run(tenant.graph, test_query("unbound_evidence"), {"ids": ["p", "q"]})  # both state both edges
+    ex.run(tenant.graph, query("admin/set_schema_version"), {"version": 14, "now": 0.0})
+    store.forget_cached(tenant.id)
+    store.meta(tenant.id)  # migration 15
+    lines = sorted(_stated(mem, tenant.graph)["p"].split("\n"))
+    assert lines == [EDGE, "priya chandran\treports_to\tmarcus webb"]
+    edges = [r[1] for r in graph_rows(mem, tenant.graph) if len(r) == 4 and r[0] == "RELATED_TO"]
+    assert sorted((e["relation"], e["n_stated"]) for e in edges) == [("leads", 2), ("reports_to", 2)]
+    tenant.forget("p")
+    edges = [r[1] for r in graph_rows(mem, tenant.graph) if len(r) == 4 and r[0] == "RELATED_TO"]
+    assert sorted((e["relation"], e["n_stated"], tuple(e["artifact_ids"])) for e in edges) == [
+        ("leads", 1, ("q",)),
+        ("reports_to", 1, ("q",)),
+    ]
+    assert tenant.forget("q").edges_removed == 2

@@ -57,6 +57,11 @@ class Integrity:
         return listed == self.n_stated and cited_ok
 
 
+def _edge(line: str) -> tuple[str, str, str]:
+    subject, relation, obj = line.split("\t")
+    return subject, relation, obj
+
+
 def integrity(mem: Memory, graph: str) -> Integrity:
     rows = run(mem, graph, "artifact_integrity")
     ev: dict[str, set[tuple[str, str, str]]] = {}
@@ -73,6 +78,6 @@ def integrity(mem: Memory, graph: str) -> Integrity:
         indexed=indexed_ids(mem, graph, k=max(len(rows), 1) + 10),
         evidence=ev,
         id_counts=counts,
-        stated={str(r["id"]): [(str(x[0]), str(x[1]), str(x[2])) for x in r["stated"] or []] for r in rows},
+        stated={str(r["id"]): [_edge(line) for line in (r["stated"] or "").splitlines()] for r in rows},
         n_stated=n_stated,
     )
