@@ -63,8 +63,7 @@ def erase_ids(executor: Executor, graph: str, ids: list[str]) -> tuple[ForgetRes
     entity keys that were deleted (to drop from the in-process known-entity index)."""
     if not ids:
         return ForgetResult(), []
-    listed = executor.run(graph, query("evolve/forget_edges"), {"ids": ids})
-    pushed = executor.run(graph, query("evolve/forget_stated"), {"ids": ids})
+    edges = executor.run(graph, query("evolve/forget_edges"), {"ids": ids})
     arts = executor.run(graph, query("evolve/forget_artifacts"), {"ids": ids})
     empty: dict[str, Any] = {"deleted": 0, "tokens": 0, "gone": [], "keys": [], "sessions": []}
     a = arts[0] if arts else empty
@@ -78,11 +77,7 @@ def erase_ids(executor: Executor, graph: str, ids: list[str]) -> tuple[ForgetRes
     if sessions:
         ps = executor.run(graph, query("evolve/prune_sessions"), {"ids": sessions})
         n_sessions = int(ps[0]["removed"]) if ps else 0
-    none: dict[str, Any] = {"removed": 0, "updated": 0}
-    e = {
-        k: int((listed[0] if listed else none)[k] or 0) + int((pushed[0] if pushed else none)[k] or 0)
-        for k in none
-    }
+    e: dict[str, Any] = edges[0] if edges else {"removed": 0, "updated": 0}
     result = ForgetResult(
         artifacts=int(a["deleted"] or 0), tokens=int(a["tokens"] or 0),
         edges_removed=int(e["removed"] or 0), edges_updated=int(e["updated"] or 0),

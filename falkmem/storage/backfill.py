@@ -11,10 +11,10 @@ which the write path does for new memories since; tenants written before it, and
 files exported before it, are linked here, session by session.
 
 Migration 15 bounds the evidence list of each ``RELATED_TO`` edge (``artifact_ids``: the
-memories that stated it) to the latest ``EVIDENCE_IDS`` and counts its statements instead
-(``n_stated``); a memory whose id leaves a full list keeps that edge on itself (``a.stated``),
-which erasure reads since. Edges written before it are converted here, a page at a time; so are
-imports of files exported before it.
+memories that stated it) to the latest ``EVIDENCE_IDS``, counts its statements instead
+(``n_stated``) and lists on each memory the edges it stated (``a.stated``), which erasure reads
+since. Edges written before it are converted here, a page at a time; so are imports of files
+exported before it.
 
 Migration 14 counts each stem's documents (``_Term {stem, df}``) from the stored stem counts,
 which the write path and erasure maintain since; the keyword channel reads them instead of
@@ -38,12 +38,11 @@ EDGE_PAGE = 5_000
 
 EVIDENCE_IDS = 64
 """Memory ids a ``RELATED_TO`` edge keeps as its evidence: those of the latest memories that
-stated it (the relational walk scores them). The edge counts every statement (``n_stated``); a
-memory whose id is pushed out of a full list keeps the edge on itself (``a.stated``, one
-``subject key<TAB>relation<TAB>object key`` line each), so an erase still finds it. Unbounded,
-the list of an edge restated by every new memory grew with the tenant and was written whole at
-each restatement (at 445,000 chat turns 804,432 edges held 14.1 million ids, 6,071 on one). No
-dev-set edge holds more than 50, so retrieval there is unchanged."""
+stated it (the relational walk scores them). The edge counts every statement (``n_stated``);
+each memory lists the edges it stated (``a.stated``), so an erase does not need the full list.
+Unbounded, the list of an edge restated by every new memory grew with the tenant and was
+written whole at each restatement (at 445,000 chat turns 804,432 edges held 14.1 million ids,
+6,071 on one). No dev-set edge holds more than 50, so retrieval there is unchanged."""
 
 TERM_PAGE = 5_000
 """Artifacts read, or document frequencies written, per round trip when counting stems."""

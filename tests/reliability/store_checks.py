@@ -33,7 +33,7 @@ class Integrity:
     """artifact id -> the RELATED_TO edges that cite it"""
     id_counts: dict[str, int]
     stated: dict[str, list[tuple[str, str, str]]]
-    """artifact id -> the RELATED_TO edges whose evidence list it was pushed out of (``a.stated``)"""
+    """artifact id -> the RELATED_TO edges it lists as stated (``a.stated``)"""
     n_stated: dict[tuple[str, str, str], int]
     """RELATED_TO edge -> the statements it counts"""
 
@@ -46,16 +46,15 @@ class Integrity:
         return {i: n for i, n in self.id_counts.items() if n > 1}
 
     def stated_consistent(self) -> bool:
-        """Every edge counts exactly its statements: the ids in its evidence list plus the lines
-        of memories pushed out of it."""
-        found: dict[tuple[str, str, str], int] = {}
-        for edges in self.evidence.values():
+        """Every edge counts exactly the statements the memories list, and cites only them."""
+        listed: dict[tuple[str, str, str], int] = {}
+        for edges in self.stated.values():
             for e in edges:
-                found[e] = found.get(e, 0) + 1
-        for lines in self.stated.values():
-            for e in lines:
-                found[e] = found.get(e, 0) + 1
-        return found == self.n_stated
+                listed[e] = listed.get(e, 0) + 1
+        cited_ok = all(
+            edge in self.stated.get(aid, []) for aid, edges in self.evidence.items() for edge in edges
+        )
+        return listed == self.n_stated and cited_ok
 
 
 def _edge(line: str) -> tuple[str, str, str]:
