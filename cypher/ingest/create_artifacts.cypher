@@ -1,17 +1,9 @@
 // name: create_artifacts
 // mode: write
-// params: rows, now, chains, evidence_max
+// params: rows, now, chains
 // Creates a batch of artifacts in one atomic query: the node with its embedding, its session,
 // user and agent links, the entities it references (MERGEd by key) and the RELATED_TO evidence
-// between them (subject -> object). An edge counts the memories that stated it (n_stated) and
-// keeps the ids of the latest $evidence_max of them (artifact_ids: the evidence the relational
-// walk scores); each memory keeps the edges it stated (a.stated: one line per edge, "subject
-// key<TAB>relation<TAB>object key", written by ingest/writer.py; keys and relations hold no tab
-// or line break), which is how an erase finds them however many others stated them since. One
-// string, not a list of lists: 47 bytes a statement against 152 (and 68 for an id in a list),
-// measured on FalkorDB 4.22. An edge
-// restated by every new memory would otherwise carry a list that grows with the tenant, written
-// whole at every restatement, in memory and in the append-only file. The unique constraint on Artifact.id refuses a duplicate id,
+// between them (subject -> object). The unique constraint on Artifact.id refuses a duplicate id,
 // so a retried batch can never be applied twice.
 // Keyed facts (r.key set) are placed into their key's history in the same query, so concurrent
 // writers cannot leave two active facts: `prev` is the latest version valid at r.valid_at, `nxt` the
@@ -57,7 +49,7 @@ CREATE (a:Artifact {id: r.id, text: r.text, kind: r.kind, embedding: vecf32(r.em
                     status: CASE WHEN nxt IS NULL THEN 'active' ELSE 'superseded' END,
                     session_id: r.session, speaker: r.speaker, agent_id: r.agent, user_id: r.user,
                     key: r.key, source: r.source, fact_hash: r.fact_hash, invalid_at: nxt.valid_at,
-                    meta_kv: r.meta_kv, stated: r.stated})
+                    meta_kv: r.meta_kv})
 FOREACH (x IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END |
   SET x.status = 'superseded', x.invalid_at = r.valid_at
   CREATE (a)-[:SUPERSEDES {created_at: $now, reason: 'key'}]->(x))
@@ -88,9 +80,8 @@ FOREACH (t IN r.triples |
   MERGE (o:Entity {key: t.object})
   ON CREATE SET o.name = t.object_name, o.type = 'other', o.mentions = 0, o.aliases = [], o.created_at = $now
   MERGE (s)-[rel:RELATED_TO {relation: t.relation}]->(o)
-  ON CREATE SET rel.weight = 0.0, rel.n_stated = 0, rel.artifact_ids = [], rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
-  SET rel.weight = rel.weight + t.weight, rel.n_stated = rel.n_stated + 1,
-      rel.artifact_ids = (rel.artifact_ids + [r.id])[-$evidence_max..])
+  ON CREATE SET rel.weight = 0.0, rel.artifact_ids = [], rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
+  SET rel.weight = rel.weight + t.weight, rel.artifact_ids = rel.artifact_ids + [r.id])
 WITH collect(a.id) AS ids, sum(a.n_tokens) AS tokens, collect(a.stems) AS bags
 CALL {
   WITH ids

@@ -46,15 +46,9 @@ def _scalar_ok(v: Any) -> bool:
     return v is None or isinstance(v, (str, int, bool))
 
 
-def _list_ok(v: Any) -> bool:
-    return isinstance(v, list) and all(_scalar_ok(x) for x in v)
-
-
 def _props_ok(props: Any) -> TypeGuard[dict[str, Any]]:
-    # Lists of scalars, or of such lists (a memory's `stated` edges: [subject, relation, object]).
     return isinstance(props, dict) and all(
-        _scalar_ok(v) or (isinstance(v, list) and all(_scalar_ok(x) or _list_ok(x) for x in v))
-        for v in props.values()
+        _scalar_ok(v) or (isinstance(v, list) and all(_scalar_ok(x) for x in v)) for v in props.values()
     )
 
 
@@ -127,10 +121,7 @@ def _check_line(
 ) -> None:
     props = obj.get("props")
     if not _props_ok(props):
-        problems.add(
-            number,
-            "props must be an object of strings, numbers, booleans or lists of them (or of such lists)",
-        )
+        problems.add(number, "props must be an object of strings, numbers, booleans or lists of them")
         return
     if kind in NODE_TYPES or kind == "artifact":
         key = NODE_TYPES[kind][1] if kind in NODE_TYPES else "id"

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import DimensionMismatch, FalkmemError, InputError, StorageError, TenantExists
 from ..ingest import caps
 from ..memory import Memory
-from ..storage.backfill import fill_evidence, fill_next, fill_stems, fill_terms
+from ..storage.backfill import fill_next, fill_stems, fill_terms
 from ..storage.cypher import query
 from ..tenancy.ids import validate_tenant_id
 from .exportfile import (
@@ -194,12 +194,10 @@ def import_lines(
         _write_all(mem, tenant_id, it, dimension, report, page)
         # What create_artifacts maintains and an import bypasses: stem counts for artifacts
         # exported before schema 11 and the turn order of sessions exported before schema 12
-        # (the migrations' own backfills; no-ops for newer files), the statement counts and
-        # bounded evidence of RELATED_TO edges exported before schema 15, and the BM25 corpus
-        # statistics: document frequencies (migration 14's count) and the corpus size and length.
+        # (the migrations' own backfills; no-ops for newer files), and the BM25 corpus statistics:
+        # document frequencies (migration 14's count) and the corpus size and length.
         fill_stems(admin.executor, admin.graph(tenant_id))
         fill_next(admin.executor, admin.graph(tenant_id))
-        fill_evidence(admin.executor, admin.graph(tenant_id))
         fill_terms(admin.executor, admin.graph(tenant_id))
         admin.executor.run(admin.graph(tenant_id), query("admin/recount_keyword_stats"))
     except BaseException:

@@ -18,7 +18,6 @@ from ..extraction.known import KnownEntities
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword.stem import stem_bag
 from ..retrieval.filters import metadata_pairs
-from ..storage.backfill import EVIDENCE_IDS
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
 from ..storage.params import VectorParam
@@ -181,7 +180,6 @@ def _write_stage(
         row = _row(p, embedded.vectors[p.id], ex, attr)
         _set_key(row, p, ex, key_policy)
         caps.enforce(row, p)  # every indexed string bounded, whatever the extractor (issue 15)
-        row["stated"] = stated_edges(row["triples"])
         row["seq"] = next(_WRITE_SEQ)
         rows.append(row)
         keys.extend((e["key"], e["name"]) for e in row["entities"])
@@ -193,17 +191,6 @@ def _write_stage(
         restated = [r for r in chunk if r["id"] not in made and r["id"] not in skipped]
         skipped.extend(_restated(executor, graph, restated))
     return WriteOutcome(tuple(added), tuple(skipped), tuple(keys))
-
-
-def stated_edges(triples: Sequence[dict[str, Any]]) -> str | None:
-    """The ``RELATED_TO`` edges a memory states, as stored on it (``a.stated``): one line per
-    triple, ``subject key<TAB>relation<TAB>object key`` (keys and relations hold neither), None
-    for none. Erasure reads it (``evolve/forget_edges``): an edge keeps only the latest
-    ``EVIDENCE_IDS`` ids. One string costs 47 bytes a statement in FalkorDB 4.22 against 152 for a
-    list of ``[subject, relation, object]`` lists and 68 for an id in an edge's list."""
-    if not triples:
-        return None
-    return "\n".join(f"{t['subject']}\t{t['relation']}\t{t['object']}" for t in triples)
 
 
 IDENTIFIER_TYPES: frozenset[str] = frozenset({"identifier", "email"})
@@ -333,9 +320,7 @@ def _create(
     for attempt in range(2):
         try:
             out = executor.run(
-                graph,
-                query("ingest/create_artifacts"),
-                {"rows": rows, "now": now, "chains": chains(rows), "evidence_max": EVIDENCE_IDS},
+                graph, query("ingest/create_artifacts"), {"rows": rows, "now": now, "chains": chains(rows)}
             )
             return [str(i) for i in (out[0]["ids"] if out else [])]
         except ConstraintViolation:

@@ -10,12 +10,6 @@ Migration 12 links the memories of each session in turn order (NEXT edges, ``Ses
 which the write path does for new memories since; tenants written before it, and imports of
 files exported before it, are linked here, session by session.
 
-Migration 15 bounds the evidence list of each ``RELATED_TO`` edge (``artifact_ids``: the
-memories that stated it) to the latest ``EVIDENCE_IDS``, counts its statements instead
-(``n_stated``) and lists on each memory the edges it stated (``a.stated``), which erasure reads
-since. Edges written before it are converted here, a page at a time; so are imports of files
-exported before it.
-
 Migration 14 counts each stem's documents (``_Term {stem, df}``) from the stored stem counts,
 which the write path and erasure maintain since; the keyword channel reads them instead of
 counting a question's terms in the full-text index at every search. Imports count them here
@@ -32,17 +26,6 @@ from .executor import Executor
 
 PAGE = 500
 """Artifacts (or sessions) per round trip."""
-
-EDGE_PAGE = 5_000
-"""RELATED_TO edges converted per round trip (migration 15)."""
-
-EVIDENCE_IDS = 64
-"""Memory ids a ``RELATED_TO`` edge keeps as its evidence: those of the latest memories that
-stated it (the relational walk scores them). The edge counts every statement (``n_stated``);
-each memory lists the edges it stated (``a.stated``), so an erase does not need the full list.
-Unbounded, the list of an edge restated by every new memory grew with the tenant and was
-written whole at each restatement (at 445,000 chat turns 804,432 edges held 14.1 million ids,
-6,071 on one). No dev-set edge holds more than 50, so retrieval there is unchanged."""
 
 TERM_PAGE = 5_000
 """Artifacts read, or document frequencies written, per round trip when counting stems."""
@@ -108,18 +91,3 @@ def fill_terms(executor: Executor, graph: str, *, page: int = TERM_PAGE) -> int:
     for i in range(0, len(items), page):
         executor.run(graph, query("schema/b014_add_terms"), {"rows": items[i : i + page]})
     return len(items)
-
-
-def fill_evidence(executor: Executor, graph: str, *, page: int = EDGE_PAGE) -> int:
-    """Convert the ``RELATED_TO`` edges written before migration 15 (see the module docstring);
-    how many were converted. A run interrupted half-way resumes where it stopped (it only
-    picks edges without a statement count)."""
-    done = 0
-    while True:
-        rows = executor.run(
-            graph, query("schema/b015_edge_evidence"), {"limit": page, "evidence_max": EVIDENCE_IDS}
-        )
-        n = int(rows[0]["edges"]) if rows else 0
-        done += n
-        if n < page:
-            return done

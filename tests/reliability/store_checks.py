@@ -32,10 +32,6 @@ class Integrity:
     evidence: dict[str, set[tuple[str, str, str]]]
     """artifact id -> the RELATED_TO edges that cite it"""
     id_counts: dict[str, int]
-    stated: dict[str, list[tuple[str, str, str]]]
-    """artifact id -> the RELATED_TO edges it lists as stated (``a.stated``)"""
-    n_stated: dict[tuple[str, str, str], int]
-    """RELATED_TO edge -> the statements it counts"""
 
     @property
     def ids(self) -> set[str]:
@@ -45,29 +41,11 @@ class Integrity:
     def duplicated(self) -> dict[str, int]:
         return {i: n for i, n in self.id_counts.items() if n > 1}
 
-    def stated_consistent(self) -> bool:
-        """Every edge counts exactly the statements the memories list, and cites only them."""
-        listed: dict[tuple[str, str, str], int] = {}
-        for edges in self.stated.values():
-            for e in edges:
-                listed[e] = listed.get(e, 0) + 1
-        cited_ok = all(
-            edge in self.stated.get(aid, []) for aid, edges in self.evidence.items() for edge in edges
-        )
-        return listed == self.n_stated and cited_ok
-
-
-def _edge(line: str) -> tuple[str, str, str]:
-    subject, relation, obj = line.split("\t")
-    return subject, relation, obj
-
 
 def integrity(mem: Memory, graph: str) -> Integrity:
     rows = run(mem, graph, "artifact_integrity")
     ev: dict[str, set[tuple[str, str, str]]] = {}
-    n_stated: dict[tuple[str, str, str], int] = {}
     for r in run(mem, graph, "related_evidence"):
-        n_stated[(r["subject"], r["relation"], r["object"])] = int(r["n_stated"] or 0)
         for i in r["ids"] or []:
             ev.setdefault(str(i), set()).add((r["subject"], r["relation"], r["object"]))
     counts = {str(r["id"]): int(r["n"]) for r in run(mem, graph, "id_counts")}
@@ -78,6 +56,4 @@ def integrity(mem: Memory, graph: str) -> Integrity:
         indexed=indexed_ids(mem, graph, k=max(len(rows), 1) + 10),
         evidence=ev,
         id_counts=counts,
-        stated={str(r["id"]): [_edge(line) for line in (r["stated"] or "").splitlines()] for r in rows},
-        n_stated=n_stated,
     )

@@ -103,7 +103,6 @@ def _check_whole(state: Integrity, acked: set[str], all_ids: list[str]) -> dict[
         assert state.texts[aid].startswith(f"Memory {i}: person {i} works with"), aid
         assert state.entities[aid] >= {f"team {i % 40}"}, f"{aid} lost its REFERENCES"
         assert _expected_edge(i) in state.evidence.get(aid, set()), f"{aid} lost its RELATED_TO evidence"
-    assert state.stated_consistent(), "RELATED_TO statement counts disagree with the memories' lists"
     # What is there beyond the acknowledged memories can only be the batch in flight at the
     # kill (committed, not yet acknowledged), and only whole.
     extra = state.ids - acked

@@ -1,9 +1,7 @@
 // name: artifact_integrity
 // mode: read
 // params:
-// Reliability tests: every artifact with what makes it whole (text, vector, entity links, the
-// RELATED_TO edges it stated).
+// Reliability tests: every artifact with what makes it whole (text, vector, entity links).
 MATCH (a:Artifact)
 OPTIONAL MATCH (a)-[:REFERENCES]->(e:Entity)
-RETURN a.id AS id, a.text AS text, a.embedding IS NOT NULL AS has_embedding, collect(e.key) AS entities,
-       a.stated AS stated
+RETURN a.id AS id, a.text AS text, a.embedding IS NOT NULL AS has_embedding, collect(e.key) AS entities

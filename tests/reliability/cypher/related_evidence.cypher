@@ -1,7 +1,6 @@
 // name: related_evidence
 // mode: read
 // params:
-// Reliability tests: which artifact ids each RELATED_TO edge cites as its evidence, and how many
-// statements it counts.
+// Reliability tests: which artifact ids each RELATED_TO edge cites as its evidence.
 MATCH (s:Entity)-[r:RELATED_TO]->(o:Entity)
-RETURN s.key AS subject, r.relation AS relation, o.key AS object, r.artifact_ids AS ids, r.n_stated AS n_stated
+RETURN s.key AS subject, r.relation AS relation, o.key AS object, r.artifact_ids AS ids
