@@ -9,13 +9,12 @@ from typing import cast
 
 from falkmem.errors import InputError
 
-from .lexicon import words
+from .lexicon import APOSTROPHES, words
 from .vocab import PASSIVES, PREDICATES, RELATIONS, Relation
 
 __all__ = ["canonical_key", "key_tokens", "lookup_relation", "normalize_relation"]
 
 _ARTICLES = frozenset({"the", "a", "an"})
-_APOSTROPHES = re.compile(r"['\u2019\u02bc\u2018`\u00b4]")
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019\u02bc]s\b")
 _DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _DIGIT_DOT = re.compile(r"(?<=\d)\.(?=\d)")
@@ -43,7 +42,7 @@ def key_tokens(text: str) -> list[str]:
         return [text.lower()]
     s = unicodedata.normalize("NFKC", text).casefold()
     s = _POSSESSIVE.sub("", s)
-    s = _APOSTROPHES.sub("", s)
+    s = APOSTROPHES.sub("", s)
     s = _DIGIT_COMMA.sub("", s)
     s = _DIGIT_DOT.sub("\x00", s)
     if s.isascii():

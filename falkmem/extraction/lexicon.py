@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .vocab import EntityType
 
 
@@ -48,6 +50,10 @@ NOT_NAMES = (
     | frozenset(MONTHS)
 )
 
+APOSTROPHES = re.compile(r"['\u2019\u02bc\u2018`\u00b4]")
+"""Every character written as an apostrophe: keys drop them ("O'Brien" -> "obrien"), and so
+does the contraction test ("I’m", "Iʼm", "I'm" are "im")."""
+
 # English contractions, apostrophe dropped: "I’m", "Theres", "Youll" are never names, with or
 # without the apostrophe (chat writes both; a key keeps no apostrophe), and never known entities.
 CONTRACTIONS = words(
@@ -60,7 +66,7 @@ CONTRACTIONS = words(
 def is_contraction(word: str) -> bool:
     """Whether a word is an English contraction ("I’m", "don't", "Theres"); an all-capitals
     word is an acronym ("ID", "ITS"), not one."""
-    return not word.isupper() and word.replace("'", "").replace("\u2019", "").casefold() in CONTRACTIONS
+    return not word.isupper() and APOSTROPHES.sub("", word).casefold() in CONTRACTIONS
 
 
 # Function words dropped from the front of a capitalised run wherever it is.

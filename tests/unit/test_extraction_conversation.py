@@ -93,3 +93,11 @@ def test_a_contraction_inside_a_title_keeps_the_title_whole() -> None:
     # and a question naming "Cry" then reached this passage over the graph.
     got = names('"Big Girls Don\'t Cry" is a single by Lynn Anderson. Grown Men Don\'t Cry was a hit.')
     assert "Big Girls" not in got and "Cry" not in got and "Grown Men" not in got, got
+
+
+def test_a_contraction_is_one_with_any_apostrophe_a_key_drops() -> None:
+    # keys drop every apostrophe form ("Iʼm" -> "im"); the contraction test must read them alike
+    from falkmem.extraction.lexicon import is_contraction
+
+    assert all(is_contraction(w) for w in ("I'm", "I’m", "Iʼm", "Don`t", "Theres"))
+    assert not is_contraction("ID") and not is_contraction("Imre")
