@@ -49,8 +49,9 @@ class RouterConfig(BaseModel):
     entity_threshold: int = Field(default=2, ge=1, le=10)
     """Route hybrid when the query names at least this many known entities..."""
     require_cue: bool = False
-    """...and, when True, only if it also carries a relational cue. When False, one named
-    entity plus a relational cue is enough too."""
+    """...and, when True, only if it also carries a relational cue. When False, a relational
+    question goes hybrid whatever it names: one named entity plus a relational cue, or none
+    and a relational cue or word (the graph channel then starts from the vector hits' entities)."""
     max_hops: int = Field(default=2, ge=1, le=3)
     """How far the hybrid route walks RELATED_TO from its seeds."""
 
@@ -158,6 +159,13 @@ def plan_query(
         hybrid, rule = True, f"entities {n} >= {t}"
     elif n >= 1 and cues:
         hybrid, rule = True, f"entities {n} >= 1 with relational cue {cues[0]!r}"
+    elif n == 0 and (cues or asked.words):
+        # A relational question that names nothing the graph can follow still goes to the graph:
+        # its channel starts from the entities the first vector hits name ("Who was in charge of
+        # the country where the composer of Aschenbrodel was a citizen?" names no stored entity).
+        what = f"relational cue {cues[0]!r}" if cues else f"relational word {asked.words[0]!r}"
+        named = "no followable entity named" if entities else "no known entity named"
+        hybrid, rule = True, f"{named}, {what}: the graph starts from the vector hits"
     else:
         hybrid = False
         rule = f"entities {n} < {t}" + ("" if n == 0 or cues else " and no relational cue")

@@ -36,8 +36,8 @@ def test_add_get_search_count_delete(tenant: Tenant) -> None:
     assert got.metadata == {"source": "chat", "n": 1}
     assert got.created_at is not None and got.valid_at is not None
 
-    result = tenant.search("Who leads Atlas?", k=2)
-    assert result.route == "vector" and result.reranker == "none"
+    result = tenant.search("Who leads Atlas?", k=2)  # a relational cue: the graph joins the vector search
+    assert result.route == "hybrid" and result.reranker == "none"
     assert result.ids[0] == "m1"
     assert result[0].score > result[1].score  # higher is better
     s = tenant._engine.settings  # fused score: scaled similarity (0..1) + keyword and graph evidence

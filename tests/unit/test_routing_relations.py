@@ -114,6 +114,21 @@ def test_no_walk_without_a_relation_or_off_the_hybrid_route() -> None:
     known = KnownEntities([("atlas team", "Atlas team")])
     plain = plan_query("What did the Atlas team eat at the offsite?", known, RouterConfig(entity_threshold=1))
     assert plain.route == "hybrid" and plain.relations == () and plain.depth == 0
-    vector = plan_query(README, KnownEntities(), RouterConfig(entity_threshold=1))
+    vector = plan_query(README, KnownEntities(), RouterConfig(entity_threshold=1), force="vector")
     assert vector.route == "vector" and vector.depth == 0
     assert vector.relation_words == ("manages", "leads", "built")  # still said, for explain()
+
+
+def test_a_relational_question_naming_no_known_entity_goes_to_the_graph() -> None:
+    # the graph channel starts from the entities the first vector hits name
+    cfg = RouterConfig(entity_threshold=1)
+    chain = plan_query("Who was in charge of the country where the composer of Aschenbrodel was a citizen?",
+                       KnownEntities(), cfg)  # fmt: skip
+    assert chain.route == "hybrid" and chain.entities == ()
+    assert chain.rule == "no known entity named, relational cue 'who': the graph starts from the vector hits"
+    worded = plan_query("What is the southern tip of the continent where most coffee is grown?", KnownEntities(), cfg)
+    assert worded.route == "hybrid" and worded.cues == () and worded.relation_words
+    lookup = plan_query("What is on the cafeteria lunch menu?", KnownEntities(), cfg)
+    assert lookup.route == "vector" and lookup.rule == "no known entity named"
+    strict = plan_query(README, KnownEntities(), RouterConfig(entity_threshold=1, require_cue=True))
+    assert strict.route == "vector"  # a cue alone is not enough when entities are required
