@@ -126,7 +126,9 @@ def test_a_relational_question_naming_no_known_entity_goes_to_the_graph() -> Non
                        KnownEntities(), cfg)  # fmt: skip
     assert chain.route == "hybrid" and chain.entities == ()
     assert chain.rule == "no known entity named, relational cue 'who': the graph starts from the vector hits"
-    worded = plan_query("What is the southern tip of the continent where most coffee is grown?", KnownEntities(), cfg)
+    worded = plan_query(
+        "What is the southern tip of the continent where most coffee is grown?", KnownEntities(), cfg
+    )
     assert worded.route == "hybrid" and worded.cues == () and worded.relation_words
     lookup = plan_query("What is on the cafeteria lunch menu?", KnownEntities(), cfg)
     assert lookup.route == "vector" and lookup.rule == "no known entity named"
