@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
+from .context.tokens import TokenCounter
 from .embedding.base import Embedder
 from .evolution.classifier import Classifier
 from .extraction.base import Extractor
@@ -286,11 +287,12 @@ class AsyncMemory:
         embedder: Embedder | None = None,
         extractor: Extractor | Literal["rules", "none"] = "rules",
         reranker: Reranker | str | None = None,
+        token_counter: TokenCounter | str | None = None,
         **overrides: Any,
     ) -> None:
         self._sync = Memory(
             path, url=url, settings=settings, embedder=embedder, extractor=extractor,
-            reranker=reranker, **overrides,
+            reranker=reranker, token_counter=token_counter, **overrides,
         )  # fmt: skip
 
     @property

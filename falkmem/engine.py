@@ -6,7 +6,7 @@ import threading
 from collections.abc import Iterable
 from datetime import datetime
 
-from .context.tokens import RegexTokenCounter, TokenCounter
+from .context.tokens import TokenCounter, make_counter
 from .embedding.base import Embedder
 from .errors import DimensionMismatch
 from .extraction.base import Extractor
@@ -28,13 +28,14 @@ class Engine:
         embedder: Embedder,
         extractor: Extractor | None,
         reranker: Reranker | str | None = None,
+        token_counter: TokenCounter | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.extractor = extractor
         self._reranker_spec = reranker if reranker is not None else settings.reranker
         self._rerank_outcome: RerankOutcome | None = None
-        self.token_counter: TokenCounter = RegexTokenCounter()
+        self.token_counter: TokenCounter = token_counter or make_counter(settings.token_counter)
         self.store = Store(settings)
         self._known: dict[str, KnownEntities] = {}
         self._mentions: dict[str, dict[str, int]] = {}

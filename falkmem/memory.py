@@ -6,6 +6,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 
+from .context.tokens import TokenCounter
 from .embedding.base import Embedder
 from .embedding.factory import make_embedder
 from .engine import Engine
@@ -30,6 +31,10 @@ class Memory:
     ``FALKMEM_*`` environment variables, which win over defaults. With ``settings=``, the
     arguments (``path``, ``url`` and any setting by keyword) are applied on top of it.
 
+    ``token_counter`` is what ``context()`` counts its budget with: the ``token_counter``
+    setting's forms (``"regex"``, ``"tiktoken:o200k_base"``, ``"hf:/models/llama"``) or any
+    :class:`~falkmem.context.TokenCounter` object (``name`` and ``count(text)``).
+
     Example:
         >>> with Memory("/tmp/demo-mem") as mem:                       # doctest: +SKIP
         ...     acme = mem.tenant("acme")
@@ -46,9 +51,18 @@ class Memory:
         embedder: Embedder | None = None,
         extractor: Extractor | Literal["rules", "none"] = "rules",
         reranker: Reranker | str | None = None,
+        token_counter: TokenCounter | str | None = None,
         **overrides: Any,
     ) -> None:
         updates: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        counter: TokenCounter | None = None
+        if isinstance(token_counter, str):
+            updates["token_counter"] = token_counter
+        elif token_counter is not None:
+            if not isinstance(token_counter, TokenCounter):
+                raise ConfigError("token_counter: give 'regex', 'tiktoken:<encoding>', 'hf:<path>' or an "
+                                  "object with name and count(text) -> int")  # fmt: skip
+            counter = token_counter
         if path is not None:
             updates["path"] = Path(path)
         if url is not None:
@@ -66,8 +80,9 @@ class Memory:
         else:
             chosen = extractor
         self._engine = Engine(
-            base, embedder=embedder or make_embedder(base), extractor=chosen, reranker=reranker
-        )
+            base, embedder=embedder or make_embedder(base), extractor=chosen, reranker=reranker,
+            token_counter=counter,
+        )  # fmt: skip
 
     # --- tenants -----------------------------------------------------------------------
     def tenant(self, tenant_id: str) -> Tenant:

