@@ -356,9 +356,9 @@ def pack(
         text = "\n".join(chosen.lines)
         return chosen, text, counter.count(text)
 
-    additive = bool(getattr(counter, "additive", False))
+    additive = bool(getattr(counter, "additive", False)) or isinstance(getattr(counter, "join_tokens", None), int)
     chosen, text, tokens = run(additive)
-    if tokens > budget_tokens:  # only when a counter wrongly claims to be additive
+    if tokens > budget_tokens:  # only when a counter's additive claim (or join bound) was wrong
         chosen, text, tokens = run(False)
     sources = []
     partial: list[str] = []

@@ -47,6 +47,9 @@ class Meter:
     def __init__(self, counter: TokenCounter, *, additive: bool) -> None:
         self.counter = counter
         self.additive = additive
+        join = getattr(counter, "join_tokens", None) if additive else None
+        self.join = int(join) if isinstance(join, int) and not isinstance(join, bool) and join > 0 else 0
+        """Tokens a newline join may add (``TokenCounter.join_tokens``): the sum stays an upper bound."""
         self._cache: dict[str, int] = _SHARED if type(counter) is RegexTokenCounter else {}
 
     def line(self, text: str) -> int:
@@ -67,7 +70,7 @@ class Meter:
         """Tokens of the lines joined by newlines."""
         if not self.additive:
             return self.counter.count("\n".join(lines))
-        return sum(self.line(text) for text in lines)
+        return sum(self.line(text) for text in lines) + self.join * max(len(lines) - 1, 0)
 
 
 @dataclass

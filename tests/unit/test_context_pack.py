@@ -459,3 +459,51 @@ def test_assistant_turns_keep_their_prior_when_the_question_asks_what_the_assist
                  weights=weights)  # fmt: skip
     assert other.used == ("u",)  # an assistant's turn weighs half: the user's turn wins
     assert asked.used == ("a",)  # asked what the assistant said: its turn keeps its first rank
+
+
+class NewlineCounter:
+    """The default counter's count plus one token per newline, declared as ``join_tokens = 1``."""
+
+    name = "newline"
+    join_tokens = 1
+
+    def __init__(self) -> None:
+        self.whole = 0  # texts of several lines counted
+
+    def count(self, text: str) -> int:
+        self.whole += "\n" in text
+        return COUNTER.count(text) + text.count("\n")
+
+
+class NewlineRecount(NewlineCounter):
+    """The same counts, no claim: every fit counted on the whole text."""
+
+    join_tokens = None  # type: ignore[assignment]
+
+
+def test_a_join_bound_packs_what_whole_counts_pack() -> None:
+    items = [
+        item(f"m{i}", f"Memory {i}: helios budget review. Unrelated filler sentence here.", 1.0 - i / 20)
+        for i in range(15)
+    ]
+    for budget in (30, 80, 200):
+        summed, whole = NewlineCounter(), NewlineRecount()
+        bound = pack("helios budget", items, budget_tokens=budget, counter=summed)
+        exact = pack("helios budget", items, budget_tokens=budget, counter=whole)
+        assert bound == exact  # the bound is exact here: each join costs its one token
+        assert bound.tokens == NewlineCounter().count(bound.text) <= budget
+        assert "\n" in bound.text and summed.whole == 1 < whole.whole  # line counts summed; the text counted once
+
+
+class JoinLiar(NewlineCounter):
+    """Claims a join costs at most one token but charges three."""
+
+    def count(self, text: str) -> int:
+        return COUNTER.count(text) + 3 * text.count("\n")
+
+
+def test_a_wrong_join_bound_still_respects_the_budget() -> None:
+    items = [item(f"m{i}", f"Memory number {i} about helios.", 1.0 - i / 10) for i in range(6)]
+    out = pack("helios", items, budget_tokens=40, counter=JoinLiar())
+    assert out.tokens == JoinLiar().count(out.text) <= 40
+    assert len(out.used) >= 2
