@@ -23,9 +23,12 @@ def test_primary_killed_replica_promoted_sdk_recovers(
     tid = "failover"
     primary = local_cluster.slot_owner(f"falkmem:{tid}")
     [replica] = local_cluster.topology()[primary]
-    # Enough retry budget to outlast failure detection (cluster-node-timeout 2 s) + election.
+    # Enough retry budget to outlast failure detection (cluster-node-timeout 2 s) + election:
+    # the waits are random up to the cap, so 20 attempts capped at 1 s gave about 8 s, and an
+    # election that took longer failed a CI run; capped at 2 s they give about 16 s (recovery
+    # is measured at 4-6 s here).
     with Memory(
-        url=local_cluster.seeds_url(), embedder=HashEmbedder(), retry_attempts=20, retry_max_wait_s=1.0
+        url=local_cluster.seeds_url(), embedder=HashEmbedder(), retry_attempts=20, retry_max_wait_s=2.0
     ) as mem:
         t = mem.tenant(tid)
         acked = t.add_many([{"id": f"f{i}", "text": f"acknowledged fact {i}"} for i in range(50)]).added
