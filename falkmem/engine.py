@@ -35,7 +35,9 @@ class Engine:
         self.extractor = extractor
         self._reranker_spec = reranker if reranker is not None else settings.reranker
         self._rerank_outcome: RerankOutcome | None = None
-        self.token_counter: TokenCounter = token_counter or make_counter(settings.token_counter)
+        self.token_counter: TokenCounter = (
+            token_counter if token_counter is not None else make_counter(settings.token_counter)
+        )
         self.store = Store(settings)
         self._known: dict[str, KnownEntities] = {}
         self._mentions: dict[str, dict[str, int]] = {}

