@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..extraction.lexicon import is_abbreviation
-from ..keyword.stem import stem
+from ..keyword.stem import stem, stem_memo
 from ..keyword.tokens import STOPWORDS, tokenize
 
 __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "names_in", "one_line"]
@@ -84,17 +85,20 @@ class Sentence:
     digits: frozenset[str]
 
 
-def _stems(tokens: list[str]) -> frozenset[str]:
-    return frozenset([stem(t) for t in tokens if t not in STOPWORDS])
+def _stems(tokens: Iterable[str]) -> frozenset[str]:
+    """The stems of the distinct tokens that are not stopwords (each word stemmed once)."""
+    known = stem_memo().get
+    return frozenset([known(t) or stem(t) for t in set(tokens).difference(STOPWORDS)])
 
 
 def _sentence(text: str, index: int) -> Sentence:
     tokens = tokenize(text)
     bag = set(tokens)
-    digits = [t for t in tokens if t.isdigit()]
+    other = frozenset([t for t in bag if not t.isalpha()])  # holds a digit (tokens are alphanumeric)
+    digits = [t for t in other if t.isdigit()]
     return Sentence(
         text=text,
-        words=_stems(tokens),
+        words=_stems(bag),
         norm=" ".join(tokens),
         index=index,
         leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
@@ -103,7 +107,7 @@ def _sentence(text: str, index: int) -> Sentence:
         date=not _DATE_WORDS.isdisjoint(bag) or any(len(t) == 4 and t[0] in "12" for t in digits),
         time=(":" in text or "m" in bag or "am" in bag or "pm" in bag) and _TIME.search(text) is not None,
         name=_NAME.search(text) is not None,
-        digits=frozenset(t for t in tokens if not t.isalpha()),
+        digits=other,
     )
 
 
@@ -182,7 +186,7 @@ _CAPITALISED = re.compile(r"(?<=[ \t(\"'“‘/-])[A-Z][\w'’-]*[a-z0-9][\w'’
 
 def names_in(text: str) -> list[str]:
     """The capitalised words of ``text`` after its first word, lower-cased, stopwords left out."""
-    return [w for m in _CAPITALISED.finditer(text) if (w := m.group().lower().rstrip("'’-")) not in STOPWORDS]
+    return [w for m in _CAPITALISED.findall(text) if (w := m.lower().rstrip("'’-")) not in STOPWORDS]
 
 
 def _cut(body: str) -> list[str]:

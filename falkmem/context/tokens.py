@@ -45,10 +45,12 @@ class TokenCounter(Protocol):
 _PIECE = re.compile(r"\w+|[^\w\s]")
 # Inside a word piece: runs of ASCII letters, runs of ASCII digits, anything else one by one.
 _RUN = re.compile(r"[A-Za-z]+|[0-9]+|.", re.DOTALL)
-# ASCII text in one pass: the same runs, and every other non-space character alone.
-_ASCII_LETTERS = re.compile(r"[A-Za-z]+")
-_ASCII_DIGITS = re.compile(r"[0-9]+")
-_ASCII_OTHER = re.compile(r"[^A-Za-z0-9\s]")
+# What is counted, as one match each: a run of ASCII letters splits into chunks of up to six
+# (``ceil(len / 6)`` matches), a run of ASCII digits into chunks of up to three; in ASCII text
+# every other non-space character is one more match (one pass counts it all).
+_LETTER_CHUNKS = re.compile(r"[A-Za-z]{1,6}")
+_DIGIT_CHUNKS = re.compile(r"[0-9]{1,3}")
+_ASCII_PIECES = re.compile(r"[A-Za-z]{1,6}|[0-9]{1,3}|[^A-Za-z0-9\s]")
 # Any text in one pass per class: word characters that are not ASCII letters or digits (each
 # counts 1), symbols (1), and the non-ASCII symbols among them (1 more).
 _OTHER_WORD = re.compile(r"[^\W0-9A-Za-z]")
@@ -95,15 +97,14 @@ class RegexTokenCounter:
             The estimated token count.
         """
         labels = text.count(": ")  # never spans a newline join: the counts stay additive
-        letters = sum([(len(run) + 5) // 6 for run in _ASCII_LETTERS.findall(text)])
-        digits = sum([(len(run) + 2) // 3 for run in _ASCII_DIGITS.findall(text)])
         if text.isascii():  # the common case: every other non-space character is a symbol
-            return letters + digits + len(_ASCII_OTHER.findall(text)) + labels
-        # Other text in the same passes (what a loop over each word's runs would count): a word
-        # character that is not an ASCII letter or digit counts 1, a symbol 1, a non-ASCII one 2.
+            return len(_ASCII_PIECES.findall(text)) + labels
+        # Other text in one pass per class (what a loop over each word's runs would count): a
+        # word character that is not an ASCII letter or digit counts 1, a symbol 1, a non-ASCII
+        # one 2.
         return (
-            letters + digits + len(_OTHER_WORD.findall(text)) + len(_SYMBOL.findall(text))
-            + len(_WIDE_SYMBOL.findall(text)) + labels
+            len(_LETTER_CHUNKS.findall(text)) + len(_DIGIT_CHUNKS.findall(text)) + len(_OTHER_WORD.findall(text))
+            + len(_SYMBOL.findall(text)) + len(_WIDE_SYMBOL.findall(text)) + labels
         )  # fmt: skip
 
 

@@ -53,6 +53,8 @@ def tokenize(text: str) -> list[str]:
         The tokens, e.g. ``tokenize("Mail user@Example.com!")`` is
         ``["mail", "user", "example", "com"]``.
     """
+    if text.isascii():  # NFKC leaves ASCII as it is, and casefold is lower there
+        return _ASCII_TOKEN.findall(text.lower())
     # NFKC again after casefold: folding can leave decomposed sequences behind.
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
     if folded.isascii():
