@@ -20,3 +20,20 @@ def test_reps_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--dataset", "longmemeval", "--path", "nowhere", "--reps", "0"])
     assert exc.value.code == 2
     assert "--reps must be at least 1" in capsys.readouterr().err
+
+
+def test_a_settings_override_reads_json_values() -> None:
+    from benchmarks.latency import _override
+
+    assert _override("graph_walk_depth=0") == ("graph_walk_depth", 0)
+    assert _override("fusion=rrf") == ("fusion", "rrf")
+    assert _override("keyword_channel=false") == ("keyword_channel", False)
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        _override("graph_walk_depth")
+
+
+def test_context_takes_no_override(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--dataset", "musique", "--path", "nowhere", "--context", "300", "--vs", "graph_walk_depth=0"])
+    assert exc.value.code == 2
+    assert "--context takes a positive budget and no --vs" in capsys.readouterr().err
