@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -11,7 +12,7 @@ from .common import is_common_word
 from .keys import canonical_key, key_tokens
 from .lexicon import CONTRACTIONS, is_abbreviation, words
 
-__all__ = ["KnownEntities", "KnownMatch", "TextToken", "tokenize"]
+__all__ = ["KnownEntities", "KnownMatch", "TextToken", "fold_accents", "tokenize"]
 
 # Keys that are too common to count as a mention on their own (an entity called "I" or "it").
 _STOP_KEYS = words(
@@ -120,6 +121,10 @@ class KnownEntities:
         # what ``find`` tries at a text position holding that token. ``discard`` leaves a
         # length there (find then looks one n-gram up for nothing), so no count is kept.
         self._sizes: dict[str, tuple[int, ...]] = {}
+        # The same for ``find(fold=True)``: keys with their accents taken off ("akinoshu kenji"
+        # for "akinoshū kenji") -> the keys, and the lengths by first folded token.
+        self._folded: dict[str, str] = {}
+        self._folded_sizes: dict[str, tuple[int, ...]] = {}
         for key, name in entities:
             self.add(key, name)
 
@@ -138,17 +143,22 @@ class KnownEntities:
         """
         canon = canonical_key(key)
         if canon not in self._names:
-            first, n = canon.split(" ", 1)[0], canon.count(" ") + 1
-            sizes = self._sizes.get(first, ())
-            if n not in sizes:
-                self._sizes[first] = _with_size(sizes, n)
+            n = canon.count(" ") + 1
+            _note_size(self._sizes, canon.split(" ", 1)[0], n)
+            folded = fold_accents(canon)
+            _note_size(self._folded_sizes, folded.split(" ", 1)[0], n)
+            if folded != canon:
+                self._folded.setdefault(folded, canon)
         self._names[canon] = name if name else canon
         return canon
 
     def discard(self, key: str) -> None:
         """Remove an entity if present (the key is canonicalised first)."""
         canon = canonical_key(key)
-        self._names.pop(canon, None)
+        if self._names.pop(canon, None) is not None:
+            folded = fold_accents(canon)
+            if self._folded.get(folded) == canon:
+                del self._folded[folded]
 
     def get(self, key: str) -> str | None:
         """Return the display name of a canonical key, or ``None``."""
@@ -170,7 +180,7 @@ class KnownEntities:
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 
-    def find(self, text: str) -> list[KnownMatch]:
+    def find(self, text: str, *, fold: bool = False) -> list[KnownMatch]:
         """Find every known entity mentioned in a text.
 
         Matching is case-, accent-form- and punctuation-insensitive (both sides go through
@@ -181,26 +191,41 @@ class KnownEntities:
 
         Args:
             text: any text.
+            fold: also match where the text leaves accents off that the key has, or the other
+                way round ("Akinoshu Kenji" finds the key "akinoshū kenji"; an exact match comes
+                first). For questions, which people type without diacritics; the extractor
+                links what the text spells.
 
         Returns:
-            The matches, in text order.
+            The matches, in text order (``key`` is the stored key).
         """
         if not self._names:
             return []
         words, starts, ends = _scan(text)
         names, by_first = self._names, self._sizes
+        # with fold: the text's tokens without accents, and the key lengths by folded first token
+        plain = [w if w.isascii() else fold_accents(w) for w in words] if fold else words
+        by_plain = self._folded_sizes if fold else by_first
         out: list[KnownMatch] = []
         n = len(words)
         free = 0  # the first token not inside a match yet
         # only a position whose token starts a key can start a match
-        for i in [i for i, w in enumerate(words) if w in by_first]:
+        for i in [i for i, (w, p) in enumerate(zip(words, plain, strict=True)) if w in by_first or p in by_plain]:
             if i < free:
                 continue
-            for size in by_first[words[i]]:
+            sizes = by_first.get(words[i], ())
+            if fold:
+                sizes = _with_size_all(sizes, by_plain.get(plain[i], ()))
+            for size in sizes:
                 if size > n - i:
                     continue
                 cand = words[i] if size == 1 else " ".join(words[i : i + size])
                 name = names.get(cand)
+                if name is None and fold:  # the exact spelling first, then without accents
+                    bare = plain[i] if size == 1 else " ".join(plain[i : i + size])
+                    key = bare if bare in names else self._folded.get(bare)
+                    if key is not None:
+                        cand, name = key, names[key]
                 if name is None or (size == 1 and cand in _STOP_KEYS) or not _has_letter(cand):
                     continue  # a bare number ("3") is a list item or an amount, not a name
                 if (_plain(cand) and not _named(text, starts[i : i + size], words[i : i + size])
@@ -214,6 +239,35 @@ class KnownEntities:
                 free = i + size
                 break
         return out
+
+
+def _note_size(sizes: dict[str, tuple[int, ...]], first: str, n: int) -> None:
+    """Record that a key of ``n`` tokens starts with ``first``."""
+    have = sizes.get(first, ())
+    if n not in have:
+        sizes[first] = _with_size(have, n)
+
+
+@lru_cache(maxsize=65_536)
+def fold_accents(text: str) -> str:
+    """``text`` without its combining marks (NFKD, marks dropped, NFC): ``"akinoshū"`` →
+    ``"akinoshu"``, ``"beyoncé"`` → ``"beyonce"``; letters that do not decompose (``ø``, ``ł``)
+    stay.
+
+    Example:
+        >>> fold_accents("tekezé river")
+        'tekeze river'
+    """
+    if text.isascii():
+        return text
+    stripped = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", stripped)
+
+
+@lru_cache(maxsize=1024)
+def _with_size_all(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The lengths of ``a`` and ``b``, longest first."""
+    return a if a == b else tuple(sorted({*a, *b}, reverse=True))
 
 
 @lru_cache(maxsize=1024)

@@ -137,7 +137,7 @@ def plan_query(
     hundreds of turns and leads nowhere. ``now`` (naive UTC; default: the clock) is when the
     question is asked, for its relative dates.
     """
-    matches = known.find(text)
+    matches = known.find(text, fold=True)  # people type names without their accents
     entities = tuple(dict.fromkeys((m.key, m.name) for m in matches))
     followable = tuple(
         key for key, _ in entities

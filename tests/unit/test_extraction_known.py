@@ -122,3 +122,26 @@ def test_find_never_matches_a_contraction() -> None:
     # A tenant whose earlier turns made "I’m" or "Youll" an entity must not find it in every turn.
     k = KnownEntities([("im", "I’m"), ("ive", "I've"), ("youll", "Youll"), ("kiwi", "Kiwi")])
     assert [m.key for m in k.find("I'm sure you'll like Kiwi, I’ve met her. Youll see.")] == ["kiwi"]
+
+
+def test_find_with_fold_matches_names_typed_without_their_accents() -> None:
+    known = KnownEntities([("Akinoshū Kenji", "Akinoshū Kenji"), ("Beyonce", "Beyonce"), ("Tekezé River", "Tekezé")])
+    question = "What plane bombed Akinoshu Kenji's birthplace, and where does the Tekeze River flow?"
+    assert known.find(question) == []  # the extractor links what a text spells
+    got = known.find(question, fold=True)
+    assert [(m.key, m.name) for m in got] == [("akinoshū kenji", "Akinoshū Kenji"), ("tekezé river", "Tekezé")]
+    assert question[got[0].char_start : got[0].char_end] == "Akinoshu Kenji's"
+    # accents the key does not have are taken off the text too
+    assert [m.key for m in known.find("Beyoncé's first album", fold=True)] == ["beyonce"]
+    assert known.find("Beyoncé's first album") == []
+
+
+def test_find_with_fold_prefers_the_exact_key_and_forgets_discarded_ones() -> None:
+    known = KnownEntities([("Resumé", "Resumé"), ("Resume", "Resume (band)")])
+    assert [m.name for m in known.find("We played Resume live.", fold=True)] == ["Resume (band)"]
+    assert [m.name for m in known.find("We played Resumé live.", fold=True)] == ["Resumé"]
+    known.discard("Resumé")
+    assert [m.name for m in known.find("We played Resumé live.", fold=True)] == ["Resume (band)"]
+    solo = KnownEntities([("São Paulo", "São Paulo")])
+    solo.discard("são paulo")
+    assert solo.find("flights to Sao Paulo", fold=True) == []

@@ -134,3 +134,11 @@ def test_a_relational_question_naming_no_known_entity_goes_to_the_graph() -> Non
     assert lookup.route == "vector" and lookup.rule == "no known entity named"
     strict = plan_query(README, KnownEntities(), RouterConfig(entity_threshold=1, require_cue=True))
     assert strict.route == "vector"  # a cue alone is not enough when entities are required
+
+
+def test_the_router_finds_a_name_typed_without_its_accents() -> None:
+    known = KnownEntities([("akinoshū kenji", "Akinoshū Kenji")])
+    plan = plan_query("What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?", known,
+                      RouterConfig(entity_threshold=1))  # fmt: skip
+    assert plan.entities == (("akinoshū kenji", "Akinoshū Kenji"),)
+    assert plan.route == "hybrid"
