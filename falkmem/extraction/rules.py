@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ..errors import InputError
+from .head import title_line
 from .keys import canonical_key, lookup_relation
 from .known import KnownEntities
 from .lexicon import ROLE_COPULA
@@ -14,7 +15,7 @@ from .names import capitalised_inside, name_spans, quoted_spans, split_sentences
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
 
-__all__ = ["RuleExtractor", "speaker_entity"]
+__all__ = ["RuleExtractor", "speaker_entity", "title_entity"]
 
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
@@ -110,6 +111,8 @@ class RuleExtractor:
         parts = [self._sentence(sentence, known, confirmed) for sentence in sentences]
         if speaker is not None and (person := speaker_entity(speaker)) is not None:
             parts.append(((person,), ()))
+        elif speaker is None and (title := title_line(text)) is not None and (whole := title_entity(title)):
+            parts.append(((whole,), ()))
         return merge_all(parts)  # = Extraction() merged with each sentence's extraction
 
     def _sentence(
@@ -196,6 +199,35 @@ class RuleExtractor:
 _ROLES: frozenset[str] = frozenset(
     "user assistant system human ai bot agent tool model me you narrator unknown".split()  # noqa: SIM905
 )
+
+
+_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)$")
+
+
+def title_entity(title: str) -> EntityMention | None:
+    """The entity a titled memory is about: its whole title, a trailing parenthesis dropped
+    ("How I Met Your Mother"; "True Grit" for "True Grit (1969 film)"), when the title reads as
+    a name (it opens with a capital letter or a digit and holds a letter); else None.
+
+    The names found inside a title are not always the title: "How I Met Your Mother" gives
+    "Met Your Mother", "Shrek 2" gives "Shrek", "My Fair Lady" gives "Fair Lady". A question
+    names the whole title, and the graph follows a named entity to the memories about it.
+
+    Example:
+        >>> title_entity("True Grit (1969 film)").key
+        'true grit'
+        >>> title_entity("meeting notes") is None
+        True
+    """
+    name = " ".join(title.split())
+    name = _DISAMBIGUATOR.sub("", name) or name
+    if not name or not (name[0].isupper() or name[0].isdigit()) or not any(c.isalpha() for c in name):
+        return None
+    try:
+        key = canonical_key(name)
+    except InputError:
+        return None
+    return EntityMention(key=key, name=name)
 
 
 def speaker_entity(speaker: str) -> EntityMention | None:

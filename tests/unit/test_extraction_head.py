@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from falkmem.extraction.head import head_text, in_head, title_line
+from falkmem.extraction.rules import RuleExtractor, title_entity
 from falkmem.extraction.types import EntityMention
 
 
@@ -56,3 +57,29 @@ def test_an_entity_is_in_the_head_only_when_the_title_names_it() -> None:
     assert in_head(EntityMention(name="Steve Hillage", key="steve hillage"), head)
     assert not in_head(EntityMention(name="Gong", key="gong"), head)
     assert not in_head(EntityMention(name="Gong", key="gong"), "")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("How I Met Your Mother\nHow I Met Your Mother is an American sitcom.", "how i met your mother"),
+        ("Shrek 2\nShrek 2 is a 2004 animated film.", "shrek 2"),
+        ("True Grit (1969 film)\nTrue Grit is a 1969 American Western film.", "true grit"),
+        ("Kansas City, Missouri\nKansas City is the largest city in Missouri.", "kansas city missouri"),
+    ],
+)
+def test_a_titled_memory_is_about_its_whole_title(text: str, key: str) -> None:
+    # the names found inside a title are not always the title ("Met Your Mother", "Shrek")
+    got = RuleExtractor().extract(text)
+    assert key in [e.key for e in got.entities]
+    mention = next(e for e in got.entities if e.key == key)
+    assert in_head(mention, head_text(text, "document"))
+
+
+def test_no_title_entity_for_a_chat_turn_or_a_line_that_is_no_name() -> None:
+    turn = "Sure thing\nHere are some potential names for the zombie."
+    assert "sure thing" not in [e.key for e in RuleExtractor().extract(turn, speaker="assistant").entities]
+    assert title_entity("meeting notes") is None
+    assert title_entity("# Notes") is None
+    assert title_entity("(2019)") is None
+    assert title_entity("Brand (play)") == EntityMention(key="brand", name="Brand")
