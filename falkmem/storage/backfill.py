@@ -14,12 +14,20 @@ Migration 14 counts each stem's documents (``_Term {stem, df}``) from the stored
 which the write path and erasure maintain since; the keyword channel reads them instead of
 counting a question's terms in the full-text index at every search. Imports count them here
 too. A count starts from none, so a step interrupted half-way is simply run again.
+
+Migration 15 makes a titled memory about its whole title (``extraction/rules.title_entity``:
+"How I Met Your Mother", not only the "Met Your Mother" found inside it), as the write path
+does since: the title's entity, linked in the memory's head. Chat turns (a speaker) are left
+as they are.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
+from ..extraction.head import title_line
+from ..extraction.rules import title_entity
 from ..keyword.stem import parse_bag, stem_bag
 from .cypher import query
 from .executor import Executor
@@ -91,3 +99,26 @@ def fill_terms(executor: Executor, graph: str, *, page: int = TERM_PAGE) -> int:
     for i in range(0, len(items), page):
         executor.run(graph, query("schema/b014_add_terms"), {"rows": items[i : i + page]})
     return len(items)
+
+
+def fill_titles(executor: Executor, graph: str, *, page: int = PAGE) -> int:
+    """Link every titled memory without a speaker to its whole title's entity, in its head;
+    how many memories were linked (or had the link made a head link)."""
+    linked = 0
+    after = -1
+    while True:
+        rows = executor.run(graph, query("schema/b015_titled_artifacts"), {"after": after, "limit": page, "nl": "\n"})
+        if not rows:
+            return linked
+        batch = []
+        for r in rows:
+            title = title_line(str(r["text"] or ""))
+            entity = title_entity(title) if title is not None else None
+            if entity is not None:
+                batch.append({"id": r["id"], "key": entity.key, "name": entity.name})
+        if batch:
+            executor.run(graph, query("schema/b015_link_titles"), {"rows": batch, "now": time.time()})
+            linked += len(batch)
+        after = max(int(r["cursor"]) for r in rows)
+        if len(rows) < page:
+            return linked

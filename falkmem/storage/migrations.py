@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .backfill import fill_next, fill_stems, fill_terms
+from .backfill import fill_next, fill_stems, fill_terms, fill_titles
 from .cypher import query
 from .executor import Executor
 
@@ -56,6 +56,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "b012_session_turns", backfill=fill_next),
     Migration(13, "m013_term_index"),
     Migration(14, "b014_term_df", backfill=fill_terms),
+    Migration(15, "b015_title_entities", backfill=fill_titles),
 )
 """Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
 
