@@ -202,21 +202,19 @@ class KnownEntities:
         if not self._names:
             return []
         words, starts, ends = _scan(text)
-        names, by_first = self._names, self._sizes
+        names = self._names
         # with fold: the text's tokens without accents, and the key lengths by folded first token
+        # (every key is there under its folded first token, so these hold the exact ones too)
         plain = [w if w.isascii() else fold_accents(w) for w in words] if fold else words
-        by_plain = self._folded_sizes if fold else by_first
+        by_first = self._folded_sizes if fold else self._sizes
         out: list[KnownMatch] = []
         n = len(words)
         free = 0  # the first token not inside a match yet
         # only a position whose token starts a key can start a match
-        for i in [i for i, (w, p) in enumerate(zip(words, plain, strict=True)) if w in by_first or p in by_plain]:
+        for i in [i for i, w in enumerate(plain) if w in by_first]:
             if i < free:
                 continue
-            sizes = by_first.get(words[i], ())
-            if fold:
-                sizes = _with_size_all(sizes, by_plain.get(plain[i], ()))
-            for size in sizes:
+            for size in by_first[plain[i]]:
                 if size > n - i:
                     continue
                 cand = words[i] if size == 1 else " ".join(words[i : i + size])
@@ -262,12 +260,6 @@ def fold_accents(text: str) -> str:
         return text
     stripped = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
     return unicodedata.normalize("NFC", stripped)
-
-
-@lru_cache(maxsize=1024)
-def _with_size_all(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """The lengths of ``a`` and ``b``, longest first."""
-    return a if a == b else tuple(sorted({*a, *b}, reverse=True))
 
 
 @lru_cache(maxsize=1024)
