@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..extraction.lexicon import is_abbreviation
-from ..keyword.stem import stem, stem_memo
+from ..keyword.stem import stem
 from ..keyword.tokens import STOPWORDS, tokenize
 
 __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "names_in", "one_line"]
@@ -87,8 +87,7 @@ class Sentence:
 
 def _stems(tokens: Iterable[str]) -> frozenset[str]:
     """The stems of the distinct tokens that are not stopwords (each word stemmed once)."""
-    known = stem_memo().get
-    return frozenset([known(t) or stem(t) for t in set(tokens).difference(STOPWORDS)])
+    return frozenset(map(stem, set(tokens).difference(STOPWORDS)))
 
 
 def _sentence(text: str, index: int) -> Sentence:

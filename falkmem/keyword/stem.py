@@ -9,7 +9,7 @@ import Stemmer
 
 from .tokens import tokenize
 
-__all__ = ["parse_bag", "stem", "stem_all", "stem_bag", "stem_counts", "stem_memo"]
+__all__ = ["parse_bag", "stem", "stem_all", "stem_bag", "stem_counts"]
 
 _local = threading.local()
 _memo: dict[str, str] = {}
@@ -37,12 +37,6 @@ def stem_all(tokens: Sequence[str]) -> list[str]:
         ['compani', 'compani', 'run', 'run', '837']
     """
     return list(_stemmer().stemWords(list(tokens)))
-
-
-def stem_memo() -> dict[str, str]:
-    """The memo of :func:`stem` (token -> stem), for callers that look up many tokens in a loop:
-    ``stem_memo().get(t) or stem(t)`` is ``stem(t)`` without a call when ``t`` was seen."""
-    return _memo
 
 
 def stem(token: str) -> str:
