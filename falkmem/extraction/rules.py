@@ -15,7 +15,7 @@ from .names import capitalised_inside, name_spans, quoted_spans, split_sentences
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
 
-__all__ = ["RuleExtractor", "speaker_entity", "title_entity"]
+__all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
 
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
@@ -111,7 +111,7 @@ class RuleExtractor:
         parts = [self._sentence(sentence, known, confirmed) for sentence in sentences]
         if speaker is not None and (person := speaker_entity(speaker)) is not None:
             parts.append(((person,), ()))
-        elif speaker is None and (title := title_line(text)) is not None and (whole := title_entity(title)):
+        elif speaker is None and (whole := whole_title(text)) is not None:
             parts.append(((whole,), ()))
         return merge_all(parts)  # = Extraction() merged with each sentence's extraction
 
@@ -228,6 +228,13 @@ def title_entity(title: str) -> EntityMention | None:
     except InputError:
         return None
     return EntityMention(key=key, name=name)
+
+
+def whole_title(text: str) -> EntityMention | None:
+    """The whole-title entity of a memory's text (:func:`title_entity` of its title line), or
+    None: what the extractor adds for a memory without a speaker, and migration 15 for older ones."""
+    title = title_line(text)
+    return title_entity(title) if title is not None else None
 
 
 def speaker_entity(speaker: str) -> EntityMention | None:

@@ -26,8 +26,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from ..extraction.head import title_line
-from ..extraction.rules import title_entity
+from ..extraction.rules import whole_title
 from ..keyword.stem import parse_bag, stem_bag
 from .cypher import query
 from .executor import Executor
@@ -112,9 +111,7 @@ def fill_titles(executor: Executor, graph: str, *, page: int = PAGE) -> int:
             return linked
         batch = []
         for r in rows:
-            title = title_line(str(r["text"] or ""))
-            entity = title_entity(title) if title is not None else None
-            if entity is not None:
+            if (entity := whole_title(str(r["text"] or ""))) is not None:
                 batch.append({"id": r["id"], "key": entity.key, "name": entity.name})
         if batch:
             executor.run(graph, query("schema/b015_link_titles"), {"rows": batch, "now": time.time()})
