@@ -203,6 +203,9 @@ class Settings(BaseSettings):
     ``assistant``'s for one in the second person only (routing/who.py)."""
     asks_penalty: float = Field(default=0.2, ge=0, le=1)
     """Leaning: taken from a memory that only asks ("What kind of animals do you like?")."""
+    brief_penalty: float = Field(default=0.1, ge=0, le=1)
+    """Leaning: taken from a memory that says next to nothing besides its speaker's name ("Yeah",
+    "Oh nice": at most one word that is not a stopword; half of it with two)."""
     time_weight: float = Field(default=0.1, ge=0, le=1)
     """Leaning: added to memories in the window of a relative time the question names ("last
     week", "yesterday"), from a day before it to two days after."""

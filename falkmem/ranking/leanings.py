@@ -13,6 +13,11 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
   user's turns);
 - **asks**: a memory that only asks ("What kind of animals do you like?") states nothing: in
   REALTALK's fused top 10 such turns were evidence 0.9 % of the time, other turns 10.8 %;
+- **brief**: a memory that says next to nothing ("Yeah", "Oh nice", "thats cool": one word
+  besides stopwords and its speaker's name, or two): in REALTALK's fused top 10, turns with at
+  most one such word were evidence 0 times in 157, with two 1.7 % of the time, with four or more
+  11.0 % (the keyword channel ranks a speaker's shortest turns first when the question's only
+  word the chat holds is that speaker's name);
 - **time**: the memory's time falls in the window the question names ("on 23.01.2024", "last
   Saturday"; from a day before to two days after it: people tell of a day afterwards, and time
   zones shift a date), more for a written-out date than for a relative one;
@@ -32,13 +37,15 @@ from typing import Any, Literal
 from ..errors import InputError
 from ..extraction.keys import canonical_key
 from ..extraction.names import split_sentences
+from ..keyword.tokens import STOPWORDS, tokenize
 from .fusion import Fused
 
-__all__ = ["DAY", "Leanings", "QuestionLeanings", "asks_only", "lean", "speaker_keys"]
+__all__ = ["DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "lean", "speaker_keys"]
 
 DAY = 86_400.0
 _SPEAKER_PREFIX = re.compile(r"^\s*[\w .'-]{1,40}:\s+")
 _INTERJECTION_WORDS = 4
+_BRIEF_CHARS = 200
 _MEMO_CHARS = 1000
 
 
@@ -49,6 +56,8 @@ class Leanings:
     speaker: float = 0.06
     role: float = 0.1
     asks: float = 0.2
+    brief: float = 0.1
+    """Taken from a memory with at most one content word; half of it with two (:func:`brevity`)."""
     time: float = 0.1
     time_explicit: float = 0.5
     order: float = 0.1
@@ -100,6 +109,28 @@ def _asks(text: str) -> bool:
     )
 
 
+def brevity(text: str) -> float:
+    """How little a memory says: 1.0 with at most one content word (a word that is not a
+    stopword) after a leading ``Name:``, 0.5 with two, else 0.0.
+
+    Example:
+        >>> brevity("Fahim Khan: yeah"), brevity("Elise: Oh nice"), brevity("Kevin: Yoga!")
+        (1.0, 0.5, 1.0)
+        >>> brevity("Paola: I've been practicing yoga for a while now")
+        0.0
+    """
+    if len(text) > _BRIEF_CHARS:  # far more characters than two words and their stopwords take
+        return 0.0
+    n = _content_words(text)
+    return 1.0 if n <= 1 else 0.5 if n == 2 else 0.0
+
+
+@lru_cache(maxsize=8192)
+def _content_words(text: str) -> int:
+    body = _SPEAKER_PREFIX.sub("", text, count=1)
+    return sum(1 for w in tokenize(body) if w not in STOPWORDS)
+
+
 def speaker_keys(speaker: Any) -> tuple[str, ...]:
     """The keys a question may name a speaker by: the whole name and its first word
     (``"Fahim Khan"`` → ``("fahim khan", "fahim")``), in the entity keys' canonical form."""
@@ -131,7 +162,8 @@ def lean(
     Args:
         fused: the fused candidates.
         rows: their projected rows by id (``speaker``, ``valid_at``; ``text`` when whole: the
-            asks leaning reads only whole rows, or an ``asks`` flag computed before).
+            asks and brief leanings read only whole rows, or an ``asks`` flag and a ``brief``
+            value computed before).
         question: what the question leans on.
         weights: how much each leaning weighs.
         roles: speaker value (case-folded) → role, for the role leaning (``routing/who.py``).
@@ -151,6 +183,9 @@ def lean(
             adds[f.id] += weights.role
         if weights.asks and (row["asks"] if "asks" in row else isinstance(t := row.get("text"), str) and asks_only(t)):
             adds[f.id] -= weights.asks
+        if weights.brief:
+            brief = row["brief"] if "brief" in row else brevity(t) if isinstance(t := row.get("text"), str) else 0.0
+            adds[f.id] -= weights.brief * brief
         at = row.get("valid_at")
         if question.window is not None and isinstance(at, int | float):
             start, end = question.window
