@@ -62,7 +62,7 @@ def dump(dataset: Any, mem: Any, out: Path, *, k: int = 10, progress: bool = Tru
                                  brevity(a["text"]) if "text" in a else 0.0]
                              for i, a in r.rows.items()},
                     "leanings": None if lq is None else {
-                        "speakers": sorted(lq.speakers), "role": lq.role, "window": lq.window,
+                        "speakers": sorted(lq.speakers), "said": lq.said, "names": list(lq.names), "role": lq.role, "window": lq.window,
                         "explicit": lq.explicit, "order": lq.order},
                 }) + "\n")  # fmt: skip
                 n += 1
@@ -246,7 +246,8 @@ def with_leanings(wk: float, wg: float, wl: float = 0.3) -> Ranker:
             return [f.id for f in fused]
         rows = {i: {"speaker": r[0], "valid_at": r[1], "asks": r[2], "brief": r[3] if len(r) > 3 else 0.0}
                 for i, r in q["rows"].items()}
-        question = QuestionLeanings(speakers=frozenset(lq["speakers"]), role=lq["role"],
+        question = QuestionLeanings(speakers=frozenset(lq["speakers"]), said=lq.get("said", ""),
+                                    names=tuple(lq.get("names", ())), role=lq["role"],
                                     window=tuple(lq["window"]) if lq["window"] else None,
                                     explicit=lq["explicit"], order=lq["order"])  # fmt: skip
         return [f.id for f in lean(fused, rows, question, Leanings(), roles=ROLES)]

@@ -196,7 +196,7 @@ class Settings(BaseSettings):
     links_weight: float = Field(default=0.3, ge=0, le=10)
     """Score fusion: what a link adds, times how far its seed's score stands above the field (the
     score of the fused 10th), times the link's share."""
-    speaker_weight: float = Field(default=0.06, ge=0, le=1)
+    speaker_weight: float = Field(default=0.2, ge=0, le=1)
     """Leaning: added to the turns of a speaker the question names ("What does Paola play?")."""
     role_weight: float = Field(default=0.1, ge=0, le=1)
     """Leaning: added to the ``user``'s turns for a question in the first person only, to the

@@ -17,7 +17,7 @@ from ..evolution.recency import recency_weighted
 from ..models import Hit
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse_scores, rrf
-from ..ranking.leanings import DAY, Leanings, QuestionLeanings, lean
+from ..ranking.leanings import DAY, Leanings, QuestionLeanings, lean, name_tokens, said_form
 from ..ranking.rerank import NoReranker, rerank
 from ..routing.router import Plan, RouterConfig
 from ..routing.who import ASSISTANT_ROLES, USER_ROLES
@@ -103,7 +103,7 @@ def _keep(rows: dict[str, dict[str, Any]], row: dict[str, Any]) -> None:
         rows[row["id"]] = row
 
 
-def question_leanings(plan: Plan) -> QuestionLeanings:
+def question_leanings(plan: Plan, text: str = "") -> QuestionLeanings:
     """What the router read from a question, in the form the leanings take (epoch-second window
     with its slack: a day before, two days after)."""
     window = None
@@ -112,7 +112,8 @@ def question_leanings(plan: Plan) -> QuestionLeanings:
         end = plan.time.end.replace(tzinfo=UTC).timestamp() + 2 * DAY
         window = (start, end)
     return QuestionLeanings(
-        speakers=frozenset(key for key, _ in plan.entities), role=plan.role, window=window,
+        speakers=frozenset(key for key, _ in plan.entities), said=said_form(text), names=name_tokens(text),
+        role=plan.role, window=window,
         explicit=plan.time is not None and plan.time.explicit, order=plan.order,
     )  # fmt: skip
 
@@ -259,7 +260,7 @@ def retrieve(
         lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
         for a, _ in kw.hits:
             _keep(rows, a)
-    question = question_leanings(plan)
+    question = question_leanings(plan, text)
     lean_weights = Leanings(
         speaker=s.speaker_weight, role=s.role_weight, asks=s.asks_penalty, brief=s.brief_penalty, time=s.time_weight,
         time_explicit=s.time_weight_explicit, order=s.order_weight,

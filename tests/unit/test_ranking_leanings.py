@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from falkmem.ranking.fusion import Fused
-from falkmem.ranking.leanings import DAY, Leanings, QuestionLeanings, asks_only, brevity, lean, speaker_keys
+from falkmem.ranking.leanings import (
+    DAY,
+    Leanings,
+    QuestionLeanings,
+    asks_only,
+    brevity,
+    lean,
+    name_tokens,
+    said_form,
+    speaker_keys,
+)
 from falkmem.retrieval.pipeline import ROLES
 
 W = Leanings()
@@ -72,6 +82,38 @@ def test_the_named_speakers_turns_lean_up() -> None:
     rows = {"a": {"speaker": "Kevin"}, "b": {"speaker": "Fahim Khan"}}
     out = lean(fused(("a", 0.50), ("b", 0.48)), rows, QuestionLeanings(speakers=frozenset({"fahim"})), W)
     assert [f.id for f in out] == ["b", "a"] and out[0].score == pytest.approx(0.48 + W.speaker)
+
+
+def test_a_speaker_named_by_first_name_only_leans_up() -> None:
+    """The speaker is "Fahim Khan"; no stored entity is "fahim", the question writes "Fahim"."""
+    rows = {"a": {"speaker": "Akib"}, "b": {"speaker": "Fahim Khan"}, "u": {"speaker": "user"}}
+    q = QuestionLeanings(speakers=frozenset({"akib"}), said=said_form("Do Fahim and Akib both like to cook?"))
+    out = lean(fused(("u", 0.5), ("a", 0.49), ("b", 0.48)), rows, q, W, roles=ROLES)
+    assert [f.id for f in out] == ["a", "b", "u"] and out[1].score == pytest.approx(0.48 + W.speaker)
+    only_akib = lean(fused(("a", 0.49), ("b", 0.48)), rows, QuestionLeanings(speakers=frozenset({"akib"})), W)
+    assert only_akib[1].score == pytest.approx(0.48)  # without `said` only the entity keys count
+    # a role word is the role leaning's: "what did the user say" does not lean to the user's turns here
+    asked = lean(fused(("a", 0.5), ("u", 0.49)), rows, QuestionLeanings(said=said_form("What did the user say?")), W,
+                 roles=ROLES)  # fmt: skip
+    assert [f.id for f in asked] == ["a", "u"]
+    assert said_form("Fahim's hobbies?") == " fahim hobbies " and said_form("?!") == ""
+
+
+def test_a_speaker_named_with_another_spelling_leans_up() -> None:
+    """REALTALK writes "Muhammad", "Mohammed" and "Faheem" for the speakers Muhhamed and Fahim Khan."""
+    rows = {"m": {"speaker": "Muhhamed"}, "f": {"speaker": "Fahim Khan"}, "e": {"speaker": "Elise"}}
+
+    def leaned(question: str) -> set[str]:
+        q = QuestionLeanings(said=said_form(question), names=name_tokens(question))
+        out = lean(fused(("m", 0.5), ("f", 0.5), ("e", 0.5)), rows, q, W)
+        return {f.id for f in out if f.score > 0.5}
+
+    assert leaned("How do Faheem and Mohammed use technology to learn?") == {"m", "f"}
+    assert leaned("When did Muhammad cancel plans with friends due to illness?") == {"m"}
+    assert leaned("What elite school did they visit?") == set()  # lower case: not a name
+    assert leaned("What did Elite Academy teach?") == set()  # one consonant apart from "Elise"
+    assert leaned("What did Nicholas cook?") == set()  # no speaker of that spelling here
+    assert leaned("What did Mo say?") == set()  # a short name is matched exactly only
 
 
 def test_the_askers_role() -> None:
