@@ -239,11 +239,16 @@ def lean(
         twice, before and after the links channel, and chats repeat their speakers.)
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
+    named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
     for f in fused:
         row = rows.get(f.id) or {}
         keys = speaker_keys(row.get("speaker"))
-        if weights.speaker and keys and _names_speaker(question, keys, roles or {}):
-            adds[f.id] += weights.speaker
+        if weights.speaker and keys:
+            hit = named.get(keys)
+            if hit is None:
+                hit = named[keys] = _names_speaker(question, keys, roles or {})
+            if hit:
+                adds[f.id] += weights.speaker
         if weights.role and question.role and keys and (roles or {}).get(keys[0]) == question.role:
             adds[f.id] += weights.role
         if weights.asks and (row["asks"] if "asks" in row else isinstance(t := row.get("text"), str) and asks_only(t)):
