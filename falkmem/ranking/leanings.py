@@ -160,7 +160,6 @@ def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Map
     return any(_spelled_alike(n, k) for n in question.names for k in keys if " " not in k)
 
 
-@lru_cache(maxsize=4096)
 def _spelled_alike(a: str, b: str) -> bool:
     """Two names of five letters or more with the same first letter and the same consonants in
     order (vowels and doubled letters aside: "Muhammad", "Mohammed", "Muhhamed"; "Faheem",
@@ -251,11 +250,12 @@ def lean(
                 adds[f.id] += weights.speaker
         if weights.role and question.role and keys and (roles or {}).get(keys[0]) == question.role:
             adds[f.id] += weights.role
-        if weights.asks and (row["asks"] if "asks" in row else isinstance(t := row.get("text"), str) and asks_only(t)):
+        text = row.get("text")
+        text = text if isinstance(text, str) else None  # whole rows only
+        if weights.asks and (row["asks"] if "asks" in row else text is not None and asks_only(text)):
             adds[f.id] -= weights.asks
-        if weights.brief:
-            brief = row["brief"] if "brief" in row else brevity(t) if isinstance(t := row.get("text"), str) else 0.0
-            adds[f.id] -= weights.brief * brief
+        if weights.brief and ("brief" in row or text is not None):
+            adds[f.id] -= weights.brief * (row["brief"] if "brief" in row else brevity(text or ""))
         at = row.get("valid_at")
         if question.window is not None and isinstance(at, int | float):
             start, end = question.window

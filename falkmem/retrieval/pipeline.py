@@ -103,9 +103,10 @@ def _keep(rows: dict[str, dict[str, Any]], row: dict[str, Any]) -> None:
         rows[row["id"]] = row
 
 
-def question_leanings(plan: Plan, text: str = "") -> QuestionLeanings:
-    """What the router read from a question, in the form the leanings take (epoch-second window
-    with its slack: a day before, two days after)."""
+def question_leanings(plan: Plan, text: str) -> QuestionLeanings:
+    """What the router read from question ``text``, in the form the leanings take (epoch-second
+    window with its slack: a day before, two days after; its words and capitalised words, for
+    the speakers it names)."""
     window = None
     if plan.time is not None:
         start = plan.time.start.replace(tzinfo=UTC).timestamp() - DAY
