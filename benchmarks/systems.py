@@ -14,8 +14,8 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
     # The single-channel baselines rank by their channel alone: no leaning (speaker, role, asks,
     # time, order) re-ranks them, so "vector-only" is the HNSW index's order and "keyword-only" BM25's.
-    "raw": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "brief_penalty": 0.0, "time_weight": 0.0,
-            "time_weight_explicit": 0.0, "order_weight": 0.0},
+    "raw": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "brief_penalty": 0.0,
+            "impersonal_penalty": 0.0, "time_weight": 0.0, "time_weight_explicit": 0.0, "order_weight": 0.0},
     "overfetch-10x1": {"overfetch_min": 10, "overfetch_factor": 1},
     "overfetch-200": {"overfetch_min": 200},
     "graph-weight-1": {"graph_weight": 1.0},
@@ -37,12 +37,13 @@ INSTANCES: dict[str, dict[str, Any]] = {
     "no-role": {"role_weight": 0.0},
     "no-asks": {"asks_penalty": 0.0},
     "no-brief": {"brief_penalty": 0.0},
+    "no-impersonal": {"impersonal_penalty": 0.0},
     "no-time": {"time_weight": 0.0, "time_weight_explicit": 0.0},
     "time-filter": {"time_weight_explicit": 1.0},
     "no-order": {"order_weight": 0.0},
     "no-walk": {"graph_walk_depth": 0},
-    "no-leanings": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "brief_penalty": 0.0, "time_weight": 0.0,
-                    "time_weight_explicit": 0.0, "order_weight": 0.0},
+    "no-leanings": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "brief_penalty": 0.0,
+                    "impersonal_penalty": 0.0, "time_weight": 0.0, "time_weight_explicit": 0.0, "order_weight": 0.0},
 }
 """Settings overrides of each extra ``Memory`` instance (same store, same embedder)."""
 
@@ -93,6 +94,7 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
         names = {"no-links": "default without links", "no-turn-links": "default without turn links",
                  "no-speaker": "default without the speaker leaning", "no-role": "default without the role leaning",
                  "no-asks": "default without the asks leaning", "no-brief": "default without the brief leaning",
+                 "no-impersonal": "default without the impersonal leaning",
                  "no-time": "default without the time leaning",
                  "time-filter": "written-out dates as a filter (time weight 1.0)",
                  "no-order": "default without the order leaning", "no-leanings": "default without leanings"}  # fmt: skip

@@ -206,6 +206,10 @@ class Settings(BaseSettings):
     brief_penalty: float = Field(default=0.1, ge=0, le=1)
     """Leaning: taken from a memory that says next to nothing besides its speaker's name ("Yeah",
     "Oh nice": at most one word that is not a stopword; half of it with two)."""
+    impersonal_penalty: float = Field(default=0.05, ge=0, le=1)
+    """Leaning: taken from a turn of a chat between people that says nothing of its speaker (no
+    "I", "my", "we"...: "That sounds incredible Kevin!"); a user's and an assistant's turns are
+    left alone."""
     time_weight: float = Field(default=0.1, ge=0, le=1)
     """Leaning: added to memories in the window of a relative time the question names ("last
     week", "yesterday"), from a day before it to two days after."""

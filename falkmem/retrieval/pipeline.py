@@ -263,7 +263,8 @@ def retrieve(
             _keep(rows, a)
     question = question_leanings(plan, text)
     lean_weights = Leanings(
-        speaker=s.speaker_weight, role=s.role_weight, asks=s.asks_penalty, brief=s.brief_penalty, time=s.time_weight,
+        speaker=s.speaker_weight, role=s.role_weight, asks=s.asks_penalty, brief=s.brief_penalty,
+        impersonal=s.impersonal_penalty, time=s.time_weight,
         time_explicit=s.time_weight_explicit, order=s.order_weight,
     )  # fmt: skip
 

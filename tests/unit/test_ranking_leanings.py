@@ -15,6 +15,7 @@ from falkmem.ranking.leanings import (
     name_tokens,
     said_form,
     speaker_keys,
+    speaks_of_self,
 )
 from falkmem.retrieval.pipeline import ROLES
 
@@ -59,18 +60,53 @@ def test_brevity(text: str, brief: float) -> None:
 
 
 def test_a_memory_that_says_next_to_nothing_leans_down() -> None:
+    BRIEF = Leanings(impersonal=0.0)  # "thats cool" says nothing of its speaker either
     rows = {
         "yeah": {"text": "Fahim Khan: yeah", "speaker": "Fahim Khan"},
         "cool": {"text": "Fahim Khan: thats cool", "speaker": "Fahim Khan"},
         "paint": {"text": "Fahim Khan: I've been learning to watercolor some landscapes", "speaker": "Fahim Khan"},
     }
-    out = lean(fused(("yeah", 0.50), ("cool", 0.49), ("paint", 0.46)), rows, QuestionLeanings(), W)
+    out = lean(fused(("yeah", 0.50), ("cool", 0.49), ("paint", 0.46)), rows, QuestionLeanings(), BRIEF)
     assert [f.id for f in out] == ["paint", "cool", "yeah"]
     assert out[1].score == pytest.approx(0.49 - W.brief / 2) and out[2].score == pytest.approx(0.50 - W.brief)
-    off = lean(fused(("yeah", 0.50), ("paint", 0.46)), rows, QuestionLeanings(), Leanings(brief=0.0))
+    off = lean(fused(("yeah", 0.50), ("paint", 0.46)), rows, QuestionLeanings(), Leanings(brief=0.0, impersonal=0.0))
     assert [f.id for f in off] == ["yeah", "paint"]
     flagged = lean(fused(("yeah", 0.50), ("paint", 0.46)), {"yeah": {"brief": 1.0}}, QuestionLeanings(), W)
     assert [f.id for f in flagged] == ["paint", "yeah"]
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("Kevin: I've been playing football for years", True),
+        ("Paola: My brother usually helps me.", True),
+        ("Akib: We try to get together for football regularly", True),
+        ("Nebraas: Let\u2019s meet at the library", True),
+        ("Elise: That sounds incredible Kevin! Your passion is fascinating.", False),
+        ("Emi: Wow skiing looks like so much fun", False),
+        ("Imogen: Ice cream in Italy is the best", False),  # "I" only inside words
+        ("", False),
+    ],
+)
+def test_speaks_of_self(text: str, told: bool) -> None:
+    assert speaks_of_self(text) is told
+
+
+def test_a_turn_that_says_nothing_of_its_speaker_leans_down() -> None:
+    """Between people only: a user's or an assistant's turn, and a memory without a speaker, stay."""
+    rows = {
+        "wow": {"text": "Elise: Wow skiing looks like so much fun", "speaker": "Elise"},
+        "ski": {"text": "Kate: I've been skiing for about 10 years now", "speaker": "Kate"},
+        "bot": {"text": "assistant: Here are three ski resorts near Denver.", "speaker": "assistant"},
+        "usr": {"text": "Fissionator is a really cool one", "speaker": "user"},
+        "doc": {"text": "Aspen is a ski resort in Colorado."},
+    }
+    w = Leanings(impersonal=0.1)
+    order = (("wow", 0.50), ("ski", 0.45), ("bot", 0.44), ("usr", 0.435), ("doc", 0.43))
+    out = lean(fused(*order), rows, QuestionLeanings(), w, roles=ROLES)
+    assert [f.id for f in out] == ["ski", "bot", "usr", "doc", "wow"]
+    assert out[-1].score == pytest.approx(0.50 - 0.1)
+    assert lean(fused(*order), rows, QuestionLeanings(), Leanings(impersonal=0.0), roles=ROLES) == fused(*order)
 
 
 def test_speaker_keys() -> None:
@@ -153,6 +189,6 @@ def test_order_needs_times_a_day_apart() -> None:
 
 def test_zero_weights_change_nothing() -> None:
     rows = {"a": {"speaker": "Kevin", "text": "What?", "valid_at": DAY}}
-    off = Leanings(speaker=0, role=0, asks=0, brief=0, time=0, time_explicit=0, order=0)
+    off = Leanings(speaker=0, role=0, asks=0, brief=0, impersonal=0, time=0, time_explicit=0, order=0)
     q = QuestionLeanings(speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest")
     assert lean(fused(("a", 0.5)), rows, q, off) == fused(("a", 0.5))

@@ -1,0 +1,42 @@
+"""The impersonal leaning on a real store: in a chat between people, a turn that says nothing of
+its speaker ("Wow skiing looks like so much fun", no "I", "my", "we") loses
+``impersonal_penalty`` from its fused score; the turns that tell of the speaker, and the turns of
+a user or an assistant, do not."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from falkmem import Memory, Tenant
+from falkmem.embedding.minilm import SentenceTransformerEmbedder
+
+
+def _chat(tenant: Tenant) -> None:
+    # one session each: the links channel (turns around a seed) would move the scores as well
+    tenant.add_many([
+        {"id": "wow", "speaker": "Elise", "session": "s1", "text": "Elise: Wow skiing looks like so much fun, you look amazing"},
+        {"id": "ten", "speaker": "Kate", "session": "s2", "text": "Kate: I've been skiing for about 10 years now"},
+        {"id": "where", "speaker": "Elise", "session": "s3", "text": "Elise: Where are you going skiing in?"},
+        {"id": "usr", "speaker": "user", "session": "s4", "text": "Skiing in Aspen was great fun"},
+        {"id": "bot", "speaker": "assistant", "session": "s5", "text": "Aspen has some of the best skiing in Colorado."},
+    ])  # fmt: skip
+
+
+def test_the_search_takes_the_penalty_from_turns_that_say_nothing_of_their_speaker(
+    tenant: Tenant, store_path: Path, embedder: SentenceTransformerEmbedder
+) -> None:
+    _chat(tenant)
+    q = "When did Kate start skiing?"
+    url = os.environ.get("FALKMEM_TEST_URL")
+    kwargs = {"embedder": embedder, "impersonal_penalty": 0.0}
+    with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as off:  # type: ignore[arg-type]
+        plain = dict(off.tenant(tenant.id).explain(q, k=10).fused)
+    leaned = dict(tenant.explain(q, k=10).fused)
+    penalty = tenant._engine.settings.impersonal_penalty
+    assert penalty > 0
+    assert leaned["wow"] == pytest.approx(plain["wow"] - penalty)
+    for told in ("ten", "usr", "bot"):  # tells of its speaker; a user's and an assistant's turns
+        assert leaned[told] == pytest.approx(plain[told])
