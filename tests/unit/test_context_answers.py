@@ -61,3 +61,20 @@ def test_summaries_pair_each_system_with_plain_packing() -> None:
     )
     assert ctx.vs_plain_evidence is None  # plain's evidence was not scored: nothing to pair
     assert plain.bpe_over_budget == 20 and ctx.bpe_over_budget == 0
+
+
+def test_gold_rendered_counts_the_gold_memories_on_a_line() -> None:
+    from benchmarks.context_eval import CONTEXT, PLAIN, Cell, QuestionRow, gold_rendered, summarise
+
+    assert gold_rendered(["a", "b"], ["b", "x"]) == 0.5 and gold_rendered([], ["a"]) == 0.0
+
+    def row(i: int, ctx: list[str], plain: list[str]) -> QuestionRow:
+        cells = {CONTEXT: {"150": Cell(tokens=140, used=ctx)}, PLAIN: {"150": Cell(tokens=100, used=plain)}}
+        return QuestionRow(tenant="t", id=f"q{i}", text="q", category="c", hops=1, answers=[], scored=False,
+                           evidence=0, hits=[], gold=["g1", "g2"], search_ms=1.0, search_ctx_ms=1.0, cells=cells)  # fmt: skip
+
+    rows = [row(i, ["g1", "g2", "x"], ["g1"] if i < 10 else ["x"]) for i in range(20)]
+    ctx, plain = summarise(rows, [CONTEXT, PLAIN], [150])
+    assert (ctx.gold, plain.gold, ctx.n_gold) == (100.0, 25.0, 20)
+    assert ctx.vs_plain_gold is not None and ctx.vs_plain_gold.delta == 75.0
+    assert ctx.n_answer == 0  # no scored answer: the gold share is scored all the same
