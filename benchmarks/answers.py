@@ -45,6 +45,9 @@ _DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _PUNCT = re.compile(r"[^\w\s]|_")
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_LABEL = re.compile(r"^\[\d+\]\s*", re.MULTILINE)
+"""The provenance label that opens a line of ``context()`` ("[2] ..."): not content (the answer
+"2" is not in "[2]")."""
 
 
 def _date(m: re.Match[str], y: str, month: int, d: str) -> str:
@@ -75,8 +78,9 @@ def scorable(answer: str) -> bool:
 
 
 def answer_in(text: str, answers: Sequence[str]) -> bool:
-    """Whether one of ``answers`` occurs in ``text`` as consecutive whole words, both normalised."""
-    hay = f" {normalise(text)} "
+    """Whether one of ``answers`` occurs in ``text`` as consecutive whole words, both normalised
+    (the ``[n]`` labels that open ``context()``'s lines left out)."""
+    hay = f" {normalise(_LABEL.sub('', text))} "
     return any((n := normalise(a)) and f" {n} " in hay for a in answers)
 
 
@@ -97,7 +101,7 @@ def answer_sentences(texts: Iterable[str], answers: Sequence[str]) -> list[str]:
 
 def evidence_in(text: str, evidence: Sequence[str]) -> bool:
     """Whether one of the normalised answer-bearing sentences occurs whole in ``text``."""
-    hay = f" {normalise(text)} "
+    hay = f" {normalise(_LABEL.sub('', text))} "
     return any(f" {e} " in hay for e in evidence)
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
 from ..errors import InputError
 from ..keyword.tokens import tokenize
+from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
 from .render import day, legend_line, utc
 from .select import Entry, Meter, Selected, score_entry, select
@@ -283,6 +284,8 @@ def pack(
     if provenance not in ("labels", "full"):
         raise InputError("provenance", "must be 'labels' or 'full'")
     w = weights or Weights()
+    if w.repeat_latest is not None and find_order(query) == "latest":
+        w = replace(w, repeat=w.repeat_latest)
     back = refers_back(query)
     by_time = back if chronological is None else chronological
     keep_old = back if history is None else history

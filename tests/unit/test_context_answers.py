@@ -21,6 +21,13 @@ def test_whole_words_and_aliases() -> None:
     assert answer_in("signed as the TFEU", ["the Treaty on the Functioning of the European Union", "TFEU"])
 
 
+def test_a_line_label_is_not_an_answer() -> None:
+    assert not answer_in("[1] 28 May 2023 user: I lead one project.\n[2] 30 May 2023 user: Hi", ["2"])
+    assert answer_in("[1] user: I have led 2 projects.", ["2"])
+    assert not evidence_in("[2] projects were late", ["2 projects were late"])
+    assert evidence_in("- 2 projects were late", ["2 projects were late"])
+
+
 def test_what_is_scored() -> None:
     assert scorable("Victoria Falls") and scorable("6.8 inches")
     assert not scorable("yes") and not scorable("No, she was with her friend.")
