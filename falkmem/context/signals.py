@@ -72,7 +72,7 @@ class Weights:
     """Rank at which the rank prior is half the top memory's (1 / (1 + rank / prior_half))."""
     repeat: float = 0.5
     """A word the context holds already counts this much again (then this squared...)."""
-    repeat_latest: float | None = None
+    repeat_latest: float | None = 1.0
     """``repeat`` for a question that asks for the latest state ("current", "most recently"):
     a newer statement of what an older one said is the answer, not a repetition."""
     bridge: float = 0.0

@@ -507,3 +507,27 @@ def test_a_wrong_join_bound_still_respects_the_budget() -> None:
     out = pack("helios", items, budget_tokens=40, counter=JoinLiar())
     assert out.tokens == JoinLiar().count(out.text) <= 40
     assert len(out.used) >= 2
+
+
+def test_a_question_for_the_latest_state_takes_the_newer_statement_too() -> None:
+    """LongMemEval 0e4e4c46: "my highest score so far is 124 points" (older, ranked first) and
+    "I just got my highest score in Ticket to Ride - 132 points!" (newer). With the usual
+    discount for words the context holds already, the newer sentence looks like a repetition."""
+    items = [
+        ContextItem(id="old", text="I'm interested in trying out Carcassonne with a group of six. By the way, I've been "
+                    "crushing it in Ticket to Ride lately - my highest score so far is 124 points, and I'm eager "
+                    "to keep improving.", score=0.9, session="s1", at=datetime(2023, 5, 23), speaker="user"),
+        ContextItem(id="new", text="Building structures and trading resources is indeed a crucial part of the game. By "
+                    "the way, speaking of building things, I just got my highest score in Ticket to Ride - 132 "
+                    "points! Anyway, back to Scythe.", score=0.8, session="s2", at=datetime(2023, 5, 25), speaker="user"),
+        ContextItem(id="x", text="Scythe is a game of engine building and area control for one to five players.",
+                    score=0.7, session="s3", at=datetime(2023, 5, 20), speaker="assistant"),
+    ]  # fmt: skip
+    q = "What is my current highest score in Ticket to Ride?"
+    latest = pack(q, items, budget_tokens=100, counter=RegexTokenCounter())
+    assert "132 points" in latest.text and "124 points" in latest.text
+    discounted = pack(q, items, budget_tokens=100, counter=RegexTokenCounter(), weights=Weights(repeat_latest=None))
+    assert "132 points" not in discounted.text
+    # a question that does not ask for the latest state keeps the discount
+    plain_q = pack("What is my highest score in Ticket to Ride?", items, budget_tokens=100, counter=RegexTokenCounter())
+    assert "132 points" not in plain_q.text
