@@ -208,8 +208,8 @@ class Settings(BaseSettings):
     "Oh nice": at most one word that is not a stopword; half of it with two)."""
     impersonal_penalty: float = Field(default=0.05, ge=0, le=1)
     """Leaning: taken from a turn of a chat between people that says nothing of its speaker (no
-    "I", "my", "we"...: "That sounds incredible Kevin!"); a user's and an assistant's turns are
-    left alone."""
+    "I", "my", "we"...: "That sounds incredible Kevin!"); a user's and an assistant's turns, and
+    memories of a kind other than ``episode`` (facts, notes, documents), are left alone."""
     time_weight: float = Field(default=0.1, ge=0, le=1)
     """Leaning: added to memories in the window of a relative time the question names ("last
     week", "yesterday"), from a day before it to two days after."""

@@ -24,7 +24,8 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
   "my", "we", "our": "That sounds incredible Kevin!", "Wow skiing looks like so much fun"):
   among the first three of REALTALK's fused ranking such turns were evidence 6.0 % of the time,
   turns in the first person 27.7 %; a user's and an assistant's turns are left alone (a user
-  states facts without "I": "Fissionator is a really cool one");
+  states facts without "I": "Fissionator is a really cool one"), and so are facts, notes and
+  documents (only ``episode`` memories are turns);
 - **time**: the memory's time falls in the window the question names ("on 23.01.2024", "last
   Saturday"; from a day before to two days after it: people tell of a day afterwards, and time
   zones shift a date), more for a written-out date than for a relative one;
@@ -70,8 +71,9 @@ class Leanings:
     brief: float = 0.1
     """Taken from a memory with at most one content word; half of it with two (:func:`brevity`)."""
     impersonal: float = 0.05
-    """Taken from a turn of a chat between people (not a user or an assistant) that says nothing
-    of its speaker (:func:`speaks_of_self`)."""
+    """Taken from a turn of a chat between people (an ``episode`` whose speaker is not a user or
+    an assistant) that says nothing of its speaker (:func:`speaks_of_self`); facts, notes and
+    documents state things impersonally by nature."""
     time: float = 0.1
     time_explicit: float = 0.5
     order: float = 0.1
@@ -288,7 +290,10 @@ def lean(
         text = text if isinstance(text, str) else None  # whole rows only
         if weights.asks and (row["asks"] if "asks" in row else text is not None and asks_only(text)):
             adds[f.id] -= weights.asks
-        if weights.impersonal and keys and text is not None and keys[0] not in (roles or {}) and not speaks_of_self(text):
+        if (
+            weights.impersonal and keys and text is not None and keys[0] not in (roles or {})
+            and row.get("kind", "episode") == "episode" and not speaks_of_self(text)
+        ):  # fmt: skip
             adds[f.id] -= weights.impersonal
         if weights.brief and ("brief" in row or text is not None):
             adds[f.id] -= weights.brief * (row["brief"] if "brief" in row else brevity(text or ""))

@@ -93,18 +93,20 @@ def test_speaks_of_self(text: str, told: bool) -> None:
 
 
 def test_a_turn_that_says_nothing_of_its_speaker_leans_down() -> None:
-    """Between people only: a user's or an assistant's turn, and a memory without a speaker, stay."""
+    """Between people only: a user's or an assistant's turn, a memory without a speaker and a
+    fact (impersonal by nature) stay."""
     rows = {
         "wow": {"text": "Elise: Wow skiing looks like so much fun", "speaker": "Elise"},
         "ski": {"text": "Kate: I've been skiing for about 10 years now", "speaker": "Kate"},
         "bot": {"text": "assistant: Here are three ski resorts near Denver.", "speaker": "assistant"},
         "usr": {"text": "Fissionator is a really cool one", "speaker": "user"},
         "doc": {"text": "Aspen is a ski resort in Colorado."},
+        "fact": {"text": "Dana: Booked flight UA 837 to Tokyo.", "speaker": "Dana", "kind": "fact"},
     }
     w = Leanings(impersonal=0.1)
-    order = (("wow", 0.50), ("ski", 0.45), ("bot", 0.44), ("usr", 0.435), ("doc", 0.43))
+    order = (("wow", 0.50), ("ski", 0.45), ("bot", 0.44), ("usr", 0.435), ("doc", 0.43), ("fact", 0.42))
     out = lean(fused(*order), rows, QuestionLeanings(), w, roles=ROLES)
-    assert [f.id for f in out] == ["ski", "bot", "usr", "doc", "wow"]
+    assert [f.id for f in out] == ["ski", "bot", "usr", "doc", "fact", "wow"]
     assert out[-1].score == pytest.approx(0.50 - 0.1)
     assert lean(fused(*order), rows, QuestionLeanings(), Leanings(impersonal=0.0), roles=ROLES) == fused(*order)
 
