@@ -204,6 +204,10 @@ class Explain(BaseModel):
     """What fusion divided a channel's scores by (``keyword``: the question's idf mass)."""
     similarity: dict[str, float] = Field(default_factory=dict)
     """Cosine similarity to the question of the graph and links candidates (fusion adds it)."""
+    leanings: dict[str, dict[str, float]] = Field(default_factory=dict)
+    """What each leaning added to (or took from) a candidate's fused score (``speaker``, ``role``,
+    ``asks``, ``impersonal``, ``brief``, ``time``, ``order``; ``ranking/leanings.py``); the
+    ``fused`` scores include them. Candidates no leaning touched are absent."""
 
 
 # --- memory that evolves ----------------------------------------------------------------------

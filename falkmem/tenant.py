@@ -401,7 +401,7 @@ class Tenant:
             hits=tuple(r.hits), timings_ms=r.timings_ms, max_hops=r.plan.max_hops,
             depth_reached=max((1 + len(p) for ps in r.paths.values() for p in ps), default=1 if r.via else 0),
             via={i: list(v) for i, v in r.via.items()}, linked=dict(r.linked), units=dict(r.units),
-            similarity=dict(r.similarity),
+            similarity=dict(r.similarity), leanings={i: dict(v) for i, v in r.leaned.items()},
         )  # fmt: skip
 
     def context(

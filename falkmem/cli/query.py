@@ -107,6 +107,14 @@ def explain(ctx: click.Context, tenant_id: str, query_text: str, k: int, now: st
             [{"rank": i, "id": c[0], "score": c[1]} for i, c in enumerate(found[:10], 1)],
             ["rank", "id", "score"],
         )
+    leaned = data.get("leanings") or {}
+    if leaned:
+        click.echo("\nleanings (what each added to a fused score):")
+        order = [i for i, _ in data.get("fused") or [] if i in leaned][:10]
+        table(
+            [{"id": i, "leanings": ", ".join(f"{n} {v:+.3g}" for n, v in leaned[i].items())} for i in order],
+            ["id", "leanings"],
+        )
     hits = getattr(result, "hits", ())
     if hits:
         click.echo("\nhits:")

@@ -256,6 +256,7 @@ def lean(
     weights: Leanings,
     *,
     roles: Mapping[str, str] | None = None,
+    trace: dict[str, dict[str, float]] | None = None,
 ) -> list[Fused]:
     """``fused`` with each candidate's leanings added to its score, re-sorted.
 
@@ -267,6 +268,8 @@ def lean(
         question: what the question leans on.
         weights: how much each leaning weighs.
         roles: speaker value (case-folded) → role, for the role leaning (``routing/who.py``).
+        trace: when given, filled with what each leaning added to (or took from) each candidate
+            it touched: ``{id: {"speaker": 0.2, "impersonal": -0.05, ...}}`` (``explain()``).
 
     Returns:
         New ``Fused`` items (score changed, everything else kept), best first, ties as in fusion.
@@ -275,6 +278,12 @@ def lean(
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
+
+    def give(i: str, leaning: str, x: float) -> None:
+        adds[i] += x
+        if trace is not None and x:
+            trace.setdefault(i, {})[leaning] = x
+
     for f in fused:
         row = rows.get(f.id) or {}
         keys = speaker_keys(row.get("speaker"))
@@ -283,25 +292,25 @@ def lean(
             if hit is None:
                 hit = named[keys] = _names_speaker(question, keys, roles or {})
             if hit:
-                adds[f.id] += weights.speaker
+                give(f.id, "speaker", weights.speaker)
         if weights.role and question.role and keys and (roles or {}).get(keys[0]) == question.role:
-            adds[f.id] += weights.role
+            give(f.id, "role", weights.role)
         text = row.get("text")
         text = text if isinstance(text, str) else None  # whole rows only
         if weights.asks and (row["asks"] if "asks" in row else text is not None and asks_only(text)):
-            adds[f.id] -= weights.asks
+            give(f.id, "asks", -weights.asks)
         if (
             weights.impersonal and keys and text is not None and keys[0] not in (roles or {})
             and row.get("kind", "episode") == "episode" and not speaks_of_self(text)
         ):  # fmt: skip
-            adds[f.id] -= weights.impersonal
+            give(f.id, "impersonal", -weights.impersonal)
         if weights.brief and ("brief" in row or text is not None):
-            adds[f.id] -= weights.brief * (row["brief"] if "brief" in row else brevity(text or ""))
+            give(f.id, "brief", -weights.brief * (row["brief"] if "brief" in row else brevity(text or "")))
         at = row.get("valid_at")
         if question.window is not None and isinstance(at, int | float):
             start, end = question.window
             if start <= at < end:
-                adds[f.id] += weights.time_explicit if question.explicit else weights.time
+                give(f.id, "time", weights.time_explicit if question.explicit else weights.time)
     if weights.order and question.order is not None:
         head = sorted(fused, key=lambda f: -(f.score + adds[f.id]))[: weights.order_top]
         times = {f.id: float(t) for f in head if isinstance(t := (rows.get(f.id) or {}).get("valid_at"), int | float)}
@@ -309,7 +318,7 @@ def lean(
             low = min(times.values())
             for i, t in times.items():
                 x = (t - low) / span
-                adds[i] += weights.order * (x if question.order == "latest" else 1.0 - x)
+                give(i, "order", weights.order * (x if question.order == "latest" else 1.0 - x))
     out = [Fused(f.id, f.score + adds[f.id], f.ranks, f.scores, f.rerank_score) if adds[f.id] else f for f in fused]
     out.sort(key=lambda f: (-f.score, f.best_rank, f.id))
     return out

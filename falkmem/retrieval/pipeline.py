@@ -66,6 +66,8 @@ class Retrieval:
     """Every candidate's projected row (whole, or ``{id, valid_at, speaker, session_id}``)."""
     question: QuestionLeanings | None = None
     """What the question leaned on (the leanings' input)."""
+    leaned: dict[str, dict[str, float]] = field(default_factory=dict)
+    """What each leaning added to (or took from) each candidate's fused score, as ranked last."""
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -275,7 +277,8 @@ def retrieve(
             return rrf(lists, k=s.rrf_k, weights=weights)
         found = fuse_scores(lists, similarity=similarity, weights=weights, units={"keyword": mass},
                             guard=s.fusion_guard)  # fmt: skip
-        return lean(found, rows, question, lean_weights, roles=ROLES)
+        out.leaned = {}  # the last call's: the ranking the search returns
+        return lean(found, rows, question, lean_weights, roles=ROLES, trace=out.leaned)
 
     if links_on and qvec is not None:
         t = time.perf_counter()

@@ -68,3 +68,18 @@ def test_explain(invoke: Invoke, seeded: Tenant) -> None:
     assert {"plan", "channels", "timings_ms", "hits"} <= set(out)
     human = invoke("explain", seeded.id, "How is Priya connected to Project Helios?").stdout
     assert "channel" in human and "timings_ms" in human
+
+
+def test_explain_shows_what_each_leaning_gave(invoke: Invoke, tenant: Tenant, tmp_path: Any) -> None:
+    turns = [
+        {"id": "t1", "speaker": "Elise", "session": "s1", "text": "Elise: Wow skiing looks like so much fun"},
+        {"id": "t2", "speaker": "Kate", "session": "s2", "text": "Kate: I've been skiing for about ten years now"},
+    ]
+    p = tmp_path / "chat.jsonl"
+    p.write_text("\n".join(json.dumps(t) for t in turns) + "\n")
+    assert invoke("add", tenant.id, "--jsonl", str(p)).exit_code == 0
+    out = json.loads(invoke("explain", tenant.id, "When did Kate start skiing?", "--json").stdout)
+    assert out["leanings"]["t1"]["impersonal"] == pytest.approx(-0.05)
+    assert out["leanings"]["t2"]["speaker"] == pytest.approx(0.2)
+    human = invoke("explain", tenant.id, "When did Kate start skiing?").stdout
+    assert "leanings" in human and "impersonal -0.05" in human and "speaker +0.2" in human

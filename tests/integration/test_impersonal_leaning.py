@@ -40,3 +40,7 @@ def test_the_search_takes_the_penalty_from_turns_that_say_nothing_of_their_speak
     assert leaned["wow"] == pytest.approx(plain["wow"] - penalty)
     for told in ("ten", "usr", "bot"):  # tells of its speaker; a user's and an assistant's turns
         assert leaned[told] == pytest.approx(plain[told])
+    # explain() says which leaning moved a candidate, and by how much
+    shown = tenant.explain(q, k=10).leanings
+    assert shown["wow"]["impersonal"] == pytest.approx(-penalty)
+    assert "impersonal" not in shown.get("ten", {}) and "impersonal" not in shown.get("bot", {})

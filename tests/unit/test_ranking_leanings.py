@@ -194,3 +194,17 @@ def test_zero_weights_change_nothing() -> None:
     off = Leanings(speaker=0, role=0, asks=0, brief=0, impersonal=0, time=0, time_explicit=0, order=0)
     q = QuestionLeanings(speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest")
     assert lean(fused(("a", 0.5)), rows, q, off) == fused(("a", 0.5))
+
+
+def test_the_trace_says_what_each_leaning_gave() -> None:
+    rows = {
+        "wow": {"text": "Elise: Wow skiing looks like so much fun", "speaker": "Elise", "valid_at": 10 * DAY},
+        "ski": {"text": "Kate: I've been skiing for ten years", "speaker": "Kate", "valid_at": 40 * DAY},
+    }
+    q = QuestionLeanings(speakers=frozenset({"kate"}), window=(9 * DAY, 12 * DAY))
+    trace: dict[str, dict[str, float]] = {}
+    out = lean(fused(("wow", 0.5), ("ski", 0.45)), rows, q, W, roles=ROLES, trace=trace)
+    assert trace == {"wow": {"impersonal": -W.impersonal, "time": W.time}, "ski": {"speaker": W.speaker}}
+    scores = dict((f.id, f.score) for f in out)
+    assert scores["wow"] == pytest.approx(0.5 + sum(trace["wow"].values()))
+    assert scores["ski"] == pytest.approx(0.45 + W.speaker)
