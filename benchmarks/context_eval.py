@@ -451,6 +451,42 @@ def table(report: ContextReport) -> str:
     return "\n".join(lines)
 
 
+def compare_reports(before: ContextReport, after: ContextReport, system: str = CONTEXT) -> str:
+    """Markdown: ``system`` in two runs of one dataset, per budget, on the questions both asked:
+    answer-in-context and gold rendered before → after, the paired difference with its CI, and
+    the questions won and lost (what a change to retrieval or packing did to the prompt)."""
+    old = {(r.tenant, r.id): r for r in before.questions}
+    pairs = [(old[(r.tenant, r.id)], r) for r in after.questions if (r.tenant, r.id) in old]
+    lines = [
+        f"#### {after.dataset}: {system}, {before.git_commit or '?'} → {after.git_commit or '?'} "
+        f"({len(pairs)} questions in both)",
+        "",
+        "| budget | answer-in-context before → after | Δ [95% CI] | won / lost | gold rendered before → after | Δ [95% CI] |",
+        "|---|---|---|---|---|---|",
+    ]
+    for b in after.budgets:
+        key = str(b)
+        cells = [(o.cells.get(system, {}).get(key), n.cells.get(system, {}).get(key), o, n) for o, n in pairs]
+        both = [(x, y, o, n) for x, y, o, n in cells if x is not None and y is not None]
+        ans_pairs = [(float(y.answer), x.answer) for x, y, _, _ in both if y.answer is not None and x.answer is not None]
+        gold_pairs = [(gold_rendered(n.gold, y.used), gold_rendered(o.gold, x.used)) for x, y, o, n in both if n.gold]
+        if not ans_pairs and not gold_pairs:
+            continue
+        won = sum(1 for y, x in ans_pairs if x is not None and y > x)
+        lost = sum(1 for y, x in ans_pairs if x is not None and y < x)
+
+        def pct(vals: Sequence[float | None]) -> str:
+            v = [float(x) for x in vals if x is not None]
+            return f"{100 * statistics.fmean(v):.1f}" if v else "–"
+
+        lines.append(
+            f"| {b} | {pct([x for _, x in ans_pairs])} → {pct([y for y, _ in ans_pairs])} | {_ci(_delta(ans_pairs))} "
+            f"| +{won} −{lost} | {pct([x for _, x in gold_pairs])} → {pct([y for y, _ in gold_pairs])} "
+            f"| {_ci(_delta(gold_pairs))} |"
+        )
+    return "\n".join([*lines, ""])
+
+
 def plot(reports: Sequence[ContextReport], path: Path) -> None:
     """Answer-in-context against budget, one panel per report, one line per system (with CIs)."""
     import matplotlib
@@ -672,6 +708,8 @@ def add_parsers(sub: Any) -> None:
     r = sub.add_parser("context-report", help="tables and the answer-in-context plot of context runs")
     r.add_argument("reports", type=Path, nargs="+")
     r.add_argument("--plot", type=Path, default=None)
+    r.add_argument("--against", type=Path, default=None,
+                   help="an earlier report of the same dataset: context() before and after, paired per question")  # fmt: skip
 
 
 def main(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
@@ -679,6 +717,9 @@ def main(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
     if args.command == "context-report":
         reports = [load(p) for p in args.reports]
         sys.stdout.write("\n".join(table(r) for r in reports))
+        if args.against is not None:
+            before = load(args.against)
+            sys.stdout.write("\n".join(compare_reports(before, r) for r in reports))
         if args.plot is not None:
             plot(reports, args.plot)
             print(f"plot: {args.plot}")
@@ -704,6 +745,7 @@ __all__ = [
     "ContextReport",
     "add_parsers",
     "bpe_counter",
+    "compare_reports",
     "evaluate_tenant",
     "load",
     "load_items",

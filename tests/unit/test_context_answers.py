@@ -85,3 +85,31 @@ def test_gold_rendered_counts_the_gold_memories_on_a_line() -> None:
     assert (ctx.gold, plain.gold, ctx.n_gold) == (100.0, 25.0, 20)
     assert ctx.vs_plain_gold is not None and ctx.vs_plain_gold.delta == 75.0
     assert ctx.n_answer == 0  # no scored answer: the gold share is scored all the same
+
+
+def test_two_runs_compare_question_by_question() -> None:
+    from benchmarks.context_eval import (
+        CONTEXT,
+        PLAIN,
+        Cell,
+        ContextReport,
+        Latency,
+        QuestionRow,
+        compare_reports,
+    )
+
+    def report(commit: str, answered: int) -> ContextReport:
+        rows = []
+        for i in range(10):
+            cells = {CONTEXT: {"150": Cell(answer=float(i < answered), tokens=140, used=["g"] if i < answered else [])},
+                     PLAIN: {"150": Cell(answer=0.0, tokens=100)}}  # fmt: skip
+            rows.append(QuestionRow(tenant="t", id=f"q{i}", text="q", category="c", hops=1, answers=["a"], scored=True,
+                                    evidence=0, hits=[], gold=["g"], search_ms=1.0, search_ctx_ms=1.0, cells=cells))  # fmt: skip
+        return ContextReport(created_at="", command="", dataset="d", tenants=["t"], budgets=[150], systems=[CONTEXT, PLAIN],
+                             counter="regex", bpe=None, embedder="e", git_commit=commit, git_dirty=False, machine={},
+                             packages={}, settings={}, questions=rows, summaries=[],
+                             latency=Latency(search_k10={}, search_ctx={}, context={}, pack={}))  # fmt: skip
+
+    md = compare_reports(report("old", 3), report("new", 5))
+    row = next(line for line in md.splitlines() if line.startswith("| 150 |"))
+    assert "30.0 → 50.0" in row and "+2 −0" in row and "+20.0" in row
