@@ -451,6 +451,11 @@ def table(report: ContextReport) -> str:
     return "\n".join(lines)
 
 
+def _mean_pct(values: Sequence[float | None]) -> str:
+    v = [float(x) for x in values if x is not None]
+    return f"{100 * statistics.fmean(v):.1f}" if v else "–"
+
+
 def compare_reports(before: ContextReport, after: ContextReport, system: str = CONTEXT) -> str:
     """Markdown: ``system`` in two runs of one dataset, per budget, on the questions both asked:
     answer-in-context and gold rendered before → after, the paired difference with its CI, and
@@ -472,17 +477,12 @@ def compare_reports(before: ContextReport, after: ContextReport, system: str = C
         gold_pairs = [(gold_rendered(n.gold, y.used), gold_rendered(o.gold, x.used)) for x, y, o, n in both if n.gold]
         if not ans_pairs and not gold_pairs:
             continue
-        won = sum(1 for y, x in ans_pairs if x is not None and y > x)
-        lost = sum(1 for y, x in ans_pairs if x is not None and y < x)
-
-        def pct(vals: Sequence[float | None]) -> str:
-            v = [float(x) for x in vals if x is not None]
-            return f"{100 * statistics.fmean(v):.1f}" if v else "–"
-
+        won = sum(1 for y, x in ans_pairs if y > float(x or 0.0))
+        lost = sum(1 for y, x in ans_pairs if y < float(x or 0.0))
         lines.append(
-            f"| {b} | {pct([x for _, x in ans_pairs])} → {pct([y for y, _ in ans_pairs])} | {_ci(_delta(ans_pairs))} "
-            f"| +{won} −{lost} | {pct([x for _, x in gold_pairs])} → {pct([y for y, _ in gold_pairs])} "
-            f"| {_ci(_delta(gold_pairs))} |"
+            f"| {b} | {_mean_pct([x for _, x in ans_pairs])} → {_mean_pct([y for y, _ in ans_pairs])} "
+            f"| {_ci(_delta(ans_pairs))} | +{won} −{lost} | {_mean_pct([x for _, x in gold_pairs])} → "
+            f"{_mean_pct([y for y, _ in gold_pairs])} | {_ci(_delta(gold_pairs))} |"
         )
     return "\n".join([*lines, ""])
 

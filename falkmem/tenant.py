@@ -391,7 +391,8 @@ class Tenant:
             until=until,
             metadata=metadata,
         )
-        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
+        r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f,
+                           trace=True)  # fmt: skip
         return Explain(
             query_route=r.plan.route, plan=r.plan, channels=r.channels,
             fused=[(f.id, f.score) for f in r.fused],
@@ -493,6 +494,7 @@ class Tenant:
         now: datetime | str | None = None,
         filters: Filters | None = None,
         vector: Sequence[float] | None = None,
+        trace: bool = False,
     ) -> Retrieval:
         s = self._engine.settings
         _check_query(query_text, k, max_chars=s.max_query_chars, max_k=s.max_k)
@@ -500,7 +502,7 @@ class Tenant:
         return retrieve(
             self._engine, self.id, query_text, k=k, route=route, max_hops=max_hops,
             channels=channels, router=router, as_of=ts, now=evo.as_of_timestamp(now, "now"), vector=vector,
-            filters=filters,
+            filters=filters, trace=trace,
         )  # fmt: skip
 
     # --- batches and paging (list shadows the builtin inside the class: keep these last) ----

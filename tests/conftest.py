@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -52,6 +53,18 @@ def mem(store_path: Path, embedder: SentenceTransformerEmbedder) -> Iterator[Mem
     m = Memory(url=url, embedder=embedder) if url else Memory(store_path, embedder=embedder)
     yield m
     m.close()
+
+
+@pytest.fixture
+def reopened(store_path: Path, embedder: SentenceTransformerEmbedder) -> Callable[..., Memory]:
+    """Open the session's store (or ``FALKMEM_TEST_URL``) again with other settings: the same
+    tenants searched by a differently configured ``Memory`` (``with reopened(brief_penalty=0) as m``)."""
+
+    def open_(**settings: Any) -> Memory:
+        url = os.environ.get("FALKMEM_TEST_URL")
+        return Memory(url=url, embedder=embedder, **settings) if url else Memory(store_path, embedder=embedder, **settings)
+
+    return open_
 
 
 def unique_tenant_id(nodeid: str, suffix: str = "") -> str:

@@ -37,16 +37,17 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import lru_cache, wraps
 from typing import Any, Literal
 
 from ..errors import InputError
 from ..extraction.keys import canonical_key, key_tokens
 from ..extraction.names import split_sentences
 from ..keyword.tokens import STOPWORDS, tokenize
+from ..routing.who import in_first_person
 from .fusion import Fused
 
 __all__ = ["DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "lean", "name_tokens", "said_form", "speaker_keys", "speaks_of_self"]
@@ -123,11 +124,22 @@ def asks_only(text: str) -> bool:
     """
     if not text.rstrip().endswith("?"):
         return False
-    # memoised for short texts only (a question is short; a cache must not hold long memories)
-    return _asks(text) if len(text) <= _MEMO_CHARS else _asks.__wrapped__(text)
+    return _asks(text)
 
 
-@lru_cache(maxsize=8192)
+def _short_memo(fn: Callable[[str], bool]) -> Callable[[str], bool]:
+    """``fn`` memoised for texts of at most ``_MEMO_CHARS`` characters (a search leans twice and
+    chats repeat short turns; a cache must not hold long memories)."""
+    cached = lru_cache(maxsize=8192)(fn)
+
+    @wraps(fn)
+    def call(text: str) -> bool:
+        return cached(text) if len(text) <= _MEMO_CHARS else fn(text)
+
+    return call
+
+
+@_short_memo
 def _asks(text: str) -> bool:
     body = _SPEAKER_PREFIX.sub("", text, count=1).strip()
     sentences = [s.strip() for _, s in split_sentences(body) if s.strip()]
@@ -152,15 +164,10 @@ def brevity(text: str) -> float:
     return 1.0 if n <= 1 else 0.5 if n == 2 else 0.0
 
 
-_FIRST_PERSON = re.compile(
-    r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours|ourselves|let's|lets)\b",
-    re.IGNORECASE,
-)
-
-
+@_short_memo
 def speaks_of_self(text: str) -> bool:
     """Whether a turn says something of its speaker: a word of the first person ("I", "my",
-    "we", "our", "let's") after a leading ``Name:``.
+    "we", "our", "let's"; ``routing/who.py::in_first_person``) after a leading ``Name:``.
 
     Example:
         >>> speaks_of_self("Kevin: I've been playing football for years")
@@ -168,14 +175,7 @@ def speaks_of_self(text: str) -> bool:
         >>> speaks_of_self("Elise: That sounds incredible Kevin!")
         False
     """
-    # memoised for short texts only, like asks_only (a search leans twice; chats repeat turns)
-    return _of_self(text) if len(text) <= _MEMO_CHARS else _of_self.__wrapped__(text)
-
-
-@lru_cache(maxsize=8192)
-def _of_self(text: str) -> bool:
-    body = _SPEAKER_PREFIX.sub("", text, count=1)
-    return _FIRST_PERSON.search(body.replace("\u2019", "'")) is not None
+    return in_first_person(_SPEAKER_PREFIX.sub("", text, count=1))
 
 
 @lru_cache(maxsize=8192)

@@ -162,12 +162,15 @@ def retrieve(
     now: float | None = None,
     vector: Sequence[float] | None = None,
     filters: Filters | None = None,
+    trace: bool = False,
 ) -> Retrieval:
     """Route and run one query; the ``k`` best hits plus every intermediate list.
 
     ``as_of`` (epoch seconds) asks what was true then instead of what is active now.
     ``now`` (epoch seconds; default: the clock) is when the question is asked: relative dates
     in it resolve against it.
+    ``trace``: record what each leaning gave each candidate (``Retrieval.leaned``: ``explain()``;
+    a search does not pay for it).
     ``vector``: the query's embedding when the caller computed it already (``search_many``
     embeds all its queries in one call); the embed step is skipped. ``filters``: what every
     hit must match (applied inside each channel's query; see ``retrieval/filters.py``).
@@ -277,8 +280,9 @@ def retrieve(
             return rrf(lists, k=s.rrf_k, weights=weights)
         found = fuse_scores(lists, similarity=similarity, weights=weights, units={"keyword": mass},
                             guard=s.fusion_guard)  # fmt: skip
-        out.leaned = {}  # the last call's: the ranking the search returns
-        return lean(found, rows, question, lean_weights, roles=ROLES, trace=out.leaned)
+        if trace:
+            out.leaned = {}  # the last call's: the ranking the search returns
+        return lean(found, rows, question, lean_weights, roles=ROLES, trace=out.leaned if trace else None)
 
     if links_on and qvec is not None:
         t = time.perf_counter()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-__all__ = ["ASSISTANT_ROLES", "USER_ROLES", "Role", "asker_role", "asks_the_assistant", "role_of"]
+__all__ = ["ASSISTANT_ROLES", "USER_ROLES", "Role", "asker_role", "asks_the_assistant", "in_first_person", "role_of"]
 
 Role = Literal["user", "assistant"]
 
@@ -21,8 +21,30 @@ USER_ROLES = frozenset({"user", "human", "me", "customer", "client"})
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "agent", "model", "chatbot", "gpt"})
 """Speaker values that mean the assistant answering."""
 
-_FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
+_I = ("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself")
+_WE = ("we", "we're", "we've", "we'll", "we'd", "us", "our", "ours", "ourselves", "let's")
+_CHAT_SPELLINGS = ("im", "ive", "lets")
+"""First-person words chats write without the apostrophe."""
+
+
+def _words(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+
+
+_FIRST = _words(_I)
+_ANY_FIRST = _words(_I + _WE + _CHAT_SPELLINGS)
 _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b", re.IGNORECASE)
+
+
+def in_first_person(text: str) -> bool:
+    """Whether ``text`` speaks in the first person, singular or plural ("I", "my", "we", "our",
+    "let's"; "im", "ive" as chats write them): a chat turn that tells of its speaker.
+
+    Example:
+        >>> in_first_person("We try to get together for football"), in_first_person("That sounds fun!")
+        (True, False)
+    """
+    return _ANY_FIRST.search(text.replace("\u2019", "'")) is not None
 
 
 def asker_role(text: str) -> Role | None:

@@ -4,13 +4,11 @@ what the speaker told does not."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 from falkmem import Memory, Tenant
-from falkmem.embedding.minilm import SentenceTransformerEmbedder
 
 FILLER = ["yeah", "thats cool", "ok", "lol", "sure", "nice", "haha yes", "true"]
 TOLD = [
@@ -32,13 +30,11 @@ def _chat(tenant: Tenant) -> None:
 
 
 def test_the_search_takes_the_penalty_from_turns_that_say_next_to_nothing(
-    tenant: Tenant, store_path: Path, embedder: SentenceTransformerEmbedder
+    tenant: Tenant, reopened: Callable[..., Memory]
 ) -> None:
     _chat(tenant)
     q = "What are Fahim's hobbies?"
-    url = os.environ.get("FALKMEM_TEST_URL")
-    kwargs = {"embedder": embedder, "brief_penalty": 0.0}
-    with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as off:  # type: ignore[arg-type]
+    with reopened(brief_penalty=0.0) as off:
         plain = dict(off.tenant(tenant.id).explain(q, k=20).fused)
     leaned = dict(tenant.explain(q, k=20).fused)
     penalty = tenant._engine.settings.brief_penalty

@@ -5,13 +5,11 @@ a user or an assistant, do not."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 from falkmem import Memory, Tenant
-from falkmem.embedding.minilm import SentenceTransformerEmbedder
 
 
 def _chat(tenant: Tenant) -> None:
@@ -26,13 +24,11 @@ def _chat(tenant: Tenant) -> None:
 
 
 def test_the_search_takes_the_penalty_from_turns_that_say_nothing_of_their_speaker(
-    tenant: Tenant, store_path: Path, embedder: SentenceTransformerEmbedder
+    tenant: Tenant, reopened: Callable[..., Memory]
 ) -> None:
     _chat(tenant)
     q = "When did Kate start skiing?"
-    url = os.environ.get("FALKMEM_TEST_URL")
-    kwargs = {"embedder": embedder, "impersonal_penalty": 0.0}
-    with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as off:  # type: ignore[arg-type]
+    with reopened(impersonal_penalty=0.0) as off:
         plain = dict(off.tenant(tenant.id).explain(q, k=10).fused)
     leaned = dict(tenant.explain(q, k=10).fused)
     penalty = tenant._engine.settings.impersonal_penalty
