@@ -205,7 +205,7 @@ def bpe_counter() -> tuple[Callable[[str], int] | None, str | None]:
     return counter.count, "cl100k_base (tiktoken, offline data)"
 
 
-def plain_pack(hits: Sequence[Hit], budget: int, counter: TokenCounter) -> tuple[str, list[str]]:
+def plain_pack(hits: Sequence[Hit] | Sequence[ContextItem], budget: int, counter: TokenCounter) -> tuple[str, list[str]]:
     """Whole memories, best first, ``- <text>`` per line; one that does not fit is skipped."""
     lines: list[str] = []
     used: list[str] = []
@@ -569,14 +569,7 @@ def replay(
             t = time.perf_counter()
             p = pack(q["text"], items, budget_tokens=b, counter=counter, **pack_options)
             ms = (time.perf_counter() - t) * 1000
-            lines: list[str] = []
-            plain_ids: list[str] = []
-            for it in items:
-                line = "- " + " ".join(it.text.split())
-                if counter.count("\n".join([*lines, line])) <= b:
-                    lines.append(line)
-                    plain_ids.append(it.id)
-            plain = "\n".join(lines)
+            plain, plain_ids = plain_pack(items, b, counter)
             row[str(b)] = {
                 "ctx": None if qa is None else float(ans.answer_in(p.text, qa)),
                 "plain": None if qa is None else float(ans.answer_in(plain, qa)),
