@@ -312,7 +312,9 @@ def pack(
         unique.append((item, a))
 
     analyses = [a for _, a in unique]
-    via = [v for it, _ in unique for v in it.via] if chain else []
+    half = w.chain_half
+    via = [(v, 1.0 / (1.0 + rank / half) if half else 1.0) for rank, (it, _) in enumerate(unique) for v in it.via]
+    via = via if chain else []
     titles = [a.title for a in analyses] if chain else []
     bridges = chain_names(via, titles, analyses, query)
     stems, hot = read_query(query, bridges)

@@ -104,17 +104,17 @@ def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str
     a = e.analysis
     # A memory whose title names a bridge is about the next hop: its first sentence is evidence
     # for the chain though it says "it" ("Lake District: It is located within Cumbria").
-    titled = a.title is not None and (
-        query.names_chain_text(a.title_norm) or (bool(bridges) and not bridges.isdisjoint(a.title_names))
-    )
+    titled = 0.0
+    if a.title is not None:
+        titled = 1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
     for i in range(len(a)):
         g = weights.base + weights.lead * (i == 0)
         bridged = bool(bridges) and not bridges.isdisjoint(a.names_of(i))
         if i in e.hot or bridged:
             s = e.analysis.sentence(i)
             lexical = not query.stems.keys().isdisjoint(s.words)
-            chained = bridged or (titled and i == 0) or query.names_chain(s)
-            typed = (lexical or chained) and query.typed(s)
+            chained = 1.0 if bridged else max(titled if i == 0 else 0.0, query.names_chain(s))
+            typed = (lexical or chained > 0) and query.typed(s)
             g += weights.chain * chained + weights.answer_type * typed
         out.append(e.prior * g)
     e.static = out
@@ -322,7 +322,7 @@ def select(
     def triple_gain(e: Entry, t: Triple) -> float:
         tokens = tokenize(" ".join(t))
         text = f" {' '.join(tokens)} "
-        chained = any(f" {name} " in text for name in query.chain)
+        chained = max((w for name, w in query.chain.items() if f" {name} " in text), default=0.0)
         words = {stem(tok) for tok in tokens}
         return e.prior * (
             weights.chain * chained + weights.lexical * query.lexical(words, covered, weights.repeat)

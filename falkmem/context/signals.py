@@ -8,7 +8,9 @@ No model runs here. A sentence earns its place by
 * **the chain**: it names a bridge entity the graph channel followed to reach a memory, or the
   title of another candidate (the passage about the band a first passage names), or it opens
   a memory whose title names one: that is how the sentence that answers the second hop is
-  found though it shares no word with the question;
+  found though it shares no word with the question. A bridge counts as much as the best-ranked
+  memory the graph reached through it (``1 / (1 + rank / chain_half)``): a name that only led
+  to the fifteenth candidate says little about the first;
 * **the answer's type**: the question asks when / how many / what time / who or where, and the
   sentence holds a date, a number, a time of day or a name;
 * **its memory's rank** in the search (a prior, by rank only: the ranking's scale may change;
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..keyword.stem import stem
@@ -75,6 +77,10 @@ class Weights:
     repeat_latest: float | None = 1.0
     """``repeat`` for a question that asks for the latest state ("current", "most recently"):
     a newer statement of what an older one said is the answer, not a repetition."""
+    chain_half: float | None = 1.0
+    """Rank at which a bridge entity's chain gain is half: a name the graph followed to reach the
+    memory of rank r (0 = first) counts ``1 / (1 + r / chain_half)`` of ``chain`` (titles other
+    candidates name count whole). None: every bridge counts whole."""
     bridge: float = 0.0
     """Rank prior given to a memory that names a name first met in a chosen sentence (a name
     the question does not hold and few candidates share): the next hop of the chain."""
@@ -97,14 +103,15 @@ class Query:
             heavier; terms no candidate has are left out).
         total: the sum of the weights (a sentence with every term scores 1 on words).
         wants: what the answer looks like: ``date``, ``time``, ``number``, ``name``.
-        chain: bridge names (lower-case tokens joined by spaces) the question does not name.
+        chain: bridge names (lower-case tokens joined by spaces) the question does not name,
+            each with its weight (see :func:`chain_names`).
         hot: finds the sentences worth scoring (a question-word prefix or a bridge name).
     """
 
     stems: dict[str, float]
     total: float
     wants: frozenset[str]
-    chain: tuple[str, ...]
+    chain: Mapping[str, float]
     hot: re.Pattern[str] | None
 
     def lexical(self, words: Iterable[str], covered: dict[str, int], repeat: float) -> float:
@@ -116,16 +123,17 @@ class Query:
             got += self.stems[w] * repeat ** covered.get(w, 0)
         return got / self.total
 
-    def names_chain(self, s: Sentence) -> bool:
-        """Whether the sentence names a bridge entity."""
+    def names_chain(self, s: Sentence) -> float:
+        """The weight of the heaviest bridge entity the sentence names (0: none)."""
         return self.names_chain_text(s.norm)
 
-    def names_chain_text(self, norm: str) -> bool:
-        """Whether a text (lower-case tokens joined by spaces) names a bridge entity."""
+    def names_chain_text(self, norm: str) -> float:
+        """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces)
+        names (0: none)."""
         if not self.chain:
-            return False
+            return 0.0
         hay = f" {norm} "
-        return any(f" {name} " in hay for name in self.chain)
+        return max((w for name, w in self.chain.items() if f" {name} " in hay), default=0.0)
 
     def typed(self, s: Sentence) -> bool:
         """Whether the sentence holds what the question asks for."""
@@ -157,26 +165,30 @@ def _names_whole(text: str, name: str) -> bool:
     return False
 
 
-def chain_names(via: Iterable[str], titles: Sequence[str | None], analyses: Sequence[Analysis],
-                query_text: str) -> tuple[str, ...]:  # fmt: skip
-    """The bridge names a sentence is rewarded for naming.
+def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], analyses: Sequence[Analysis],
+                query_text: str) -> dict[str, float]:  # fmt: skip
+    """The bridge names a sentence is rewarded for naming, with their weights.
 
-    The bridge entities of the graph hits (``via``), and the titles of candidates that another
-    candidate names (the passage about the band a first passage mentions), less the names the
-    question itself holds (its words score those already).
+    The bridge entities of the graph hits (``via``: each name with the weight of the memory it
+    led to; a name that led to several counts its heaviest), and the titles of candidates that
+    another candidate names (the passage about the band a first passage mentions; weight 1),
+    less the names the question itself holds (its words score those already).
     """
     asked = f" {' '.join(tokenize(query_text))} "
-    names = [" ".join(tokenize(v)) for v in via]
+    names: dict[str, float] = {}
+    for v, w in via:
+        n = " ".join(tokenize(v))
+        names[n] = max(names.get(n, 0.0), w)
     keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3}
     if keyed:
         texts = [" ".join(a.texts).casefold() for a in analyses]
         for title, i in keyed.items():
             if any(j != i and _names_whole(text, title) for j, text in enumerate(texts)):
-                names.append(" ".join(tokenize(title)))
-    return tuple(dict.fromkeys(n for n in names if len(n) >= 3 and f" {n} " not in asked))
+                names[" ".join(tokenize(title))] = 1.0
+    return {n: w for n, w in names.items() if len(n) >= 3 and f" {n} " not in asked}
 
 
-def read_query(query_text: str, chain: tuple[str, ...]) -> tuple[list[str], re.Pattern[str] | None]:
+def read_query(query_text: str, chain: Iterable[str]) -> tuple[list[str], re.Pattern[str] | None]:
     """The question's term stems and the pattern of sentences worth scoring."""
     terms = query_terms(query_text)
     stems = list(dict.fromkeys(stem(t) for t in terms))
@@ -185,7 +197,7 @@ def read_query(query_text: str, chain: tuple[str, ...]) -> tuple[list[str], re.P
     return stems, hot
 
 
-def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str]], chain: tuple[str, ...],
+def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str]], chain: Mapping[str, float],
           hot: re.Pattern[str] | None, floor: float = 0.0) -> Query:  # fmt: skip
     """The :class:`Query`: each stem weighted by how rare it is among the candidates (``present``:
     the question's stems each candidate holds)."""

@@ -192,6 +192,43 @@ def test_the_second_hop_is_found_through_the_bridge_entity() -> None:
     assert "Marcus Webb" not in without.text, without.text
 
 
+def test_a_bridge_counts_as_much_as_the_memory_it_led_to() -> None:
+    # Every graph hit's bridge entities are chain names, but "Ohio" only led to the tenth
+    # candidate: the first passage's sentences about Ohio must not outweigh the passage the
+    # bridge "Kansas" (the second hop's) leads to. Counted whole (chain_half=None), the Ohio
+    # sentences fill the budget and the answer (4 districts) is left out.
+    items = [
+        item("w", "Henry Worrall (artist)\nHenry Worrall was an American visual artist and musician in Ohio and "
+                  "Kansas. In Ohio he taught guitar at the Ohio Female College and co-founded the Cincinnati "
+                  "Sketch Club. He died in Kansas in 1902.", 1.0, via=("Henry Worrall",)),
+        item("m", "Missouri's 8th congressional district\nMissouri's 8th Congressional District is one of eight "
+                  "congressional districts in the state of Missouri.", 0.9, via=("Missouri",)),
+        item("k", "Kansas's congressional districts\nKansas is currently divided into 4 congressional districts, "
+                  "each represented by a member of the House.", 0.8, via=("Kansas",)),
+        *(item(f"f{i}", f"Filler passage {i}\nA village of {i} hundred people lies in the valley of the river.",
+               0.7 - i / 100) for i in range(6)),
+        item("o", "District of Ohio\nThe District of Ohio was a federal judicial district of the United States.",
+             0.5, via=("Ohio",)),
+    ]  # fmt: skip
+    q = "The state where Henry Worrall died has how many congressional districts?"
+    out = pack(q, items, budget_tokens=110, counter=COUNTER)
+    assert "4 congressional districts" in out.text, out.text
+    whole = pack(q, items, budget_tokens=110, counter=COUNTER, weights=Weights(chain_half=None))
+    assert "4 congressional districts" not in whole.text, whole.text
+
+
+def test_chain_names_weigh_a_bridge_by_the_best_memory_it_led_to() -> None:
+    from falkmem.context.sentences import analyse
+    from falkmem.context.signals import chain_names
+
+    texts = ["Knott\nKnott is a mountain in the Lake District.", "Lake District\nIt is in Cumbria."]
+    analyses = [analyse(t) for t in texts]
+    got = chain_names([("Ohio", 0.1), ("Kansas", 1.0), ("Ohio", 0.5), ("Knott", 1.0)],
+                      [a.title for a in analyses], analyses, "Where is Knott?")  # fmt: skip
+    # Knott is asked; Ohio keeps its heaviest weight; a title another candidate names counts whole
+    assert got == {"ohio": 0.5, "kansas": 1.0, "lake district": 1.0}
+
+
 def test_chronological_order_when_query_refers_back() -> None:
     items = [
         item("late", "Budget raised to 2M.", 0.9, at=T0 + timedelta(days=10)),
