@@ -202,8 +202,14 @@ def _near_duplicate(new: _Kept, kept: Sequence[_Kept]) -> bool:
     return False
 
 
+def _by_rank(rank: int, half: float | None) -> float:
+    """``1 / (1 + rank / half)``: 1 for the first memory, 1/2 at rank ``half`` (1 when ``half``
+    is None). The rank prior and the weight of a bridge the graph followed."""
+    return 1.0 / (1.0 + rank / half) if half else 1.0
+
+
 def _prior(item: ContextItem, rank: int, w: Weights, *, assistant: float) -> float:
-    prior = 1.0 / (1.0 + rank / w.prior_half)
+    prior = _by_rank(rank, w.prior_half)
     if role_of(item.speaker) == "assistant":  # its turns restate the user's words
         prior *= assistant
     return prior
@@ -312,9 +318,7 @@ def pack(
         unique.append((item, a))
 
     analyses = [a for _, a in unique]
-    half = w.chain_half
-    via = [(v, 1.0 / (1.0 + rank / half) if half else 1.0) for rank, (it, _) in enumerate(unique) for v in it.via]
-    via = via if chain else []
+    via = [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via] if chain else []
     titles = [a.title for a in analyses] if chain else []
     bridges = chain_names(via, titles, analyses, query)
     stems, hot = read_query(query, bridges)

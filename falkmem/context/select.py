@@ -321,8 +321,7 @@ def select(
 
     def triple_gain(e: Entry, t: Triple) -> float:
         tokens = tokenize(" ".join(t))
-        text = f" {' '.join(tokens)} "
-        chained = max((w for name, w in query.chain.items() if f" {name} " in text), default=0.0)
+        chained = query.names_chain_text(" ".join(tokens))
         words = {stem(tok) for tok in tokens}
         return e.prior * (
             weights.chain * chained + weights.lexical * query.lexical(words, covered, weights.repeat)

@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from falkmem.context import ContextItem, RegexTokenCounter, Weights, pack, refers_back
+from falkmem.context.sentences import analyse
+from falkmem.context.signals import chain_names
 from falkmem.context.tokens import _PIECE, _RUN
 from falkmem.errors import InputError
 from falkmem.routing.who import asks_the_assistant
@@ -218,9 +220,6 @@ def test_a_bridge_counts_as_much_as_the_memory_it_led_to() -> None:
 
 
 def test_chain_names_weigh_a_bridge_by_the_best_memory_it_led_to() -> None:
-    from falkmem.context.sentences import analyse
-    from falkmem.context.signals import chain_names
-
     texts = ["Knott\nKnott is a mountain in the Lake District.", "Lake District\nIt is in Cumbria."]
     analyses = [analyse(t) for t in texts]
     got = chain_names([("Ohio", 0.1), ("Kansas", 1.0), ("Ohio", 0.5), ("Knott", 1.0), ("Atlantis", 0.05)],
