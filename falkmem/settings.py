@@ -145,8 +145,9 @@ class Settings(BaseSettings):
     """Relational walk: matching edges followed per entity and step (the heaviest first)."""
     graph_walk_fanout: int = Field(default=50, ge=1, le=1000)
     """Relational walk: matching edges read per entity (the heaviest first); what one edge passes
-    on is divided by how many there are, so a place that fifty memories say things are located
-    in passes little along each."""
+    on is divided by how many of its kind there are (typed, or co-mention), so a place that fifty
+    memories say things are located in passes little along each, and a song's one "created"
+    edge counts whole beside the thirty names it is co-mentioned with."""
     graph_walk_weight: float = Field(default=1.0, ge=0, le=10)
     """Relational walk: the share of an entity's activation its matching edges pass on together
     (times an edge's weight up to 1; typed edges pass the activation before specificity)."""

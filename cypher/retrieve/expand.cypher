@@ -28,7 +28,9 @@
 //   $walk_from strongest entities the first reached (never straight back). Each entity reads
 //   at most $walk_fanout of its matching edges, the heaviest first, in its own CALL with a
 //   LIMIT, and follows the $walk_per_entity heaviest; an edge passes on $walk_weight *
-//   min(1, weight) / (matching edges of its entity) of the entity's activation. A typed edge
+//   min(1, weight) / (matching edges of its entity of the same kind, typed or co-mention) of
+//   the entity's activation: the one "created" edge of a song ("a song by Pearl Jam") is not
+//   worth a thirtieth because thirty memories co-mention the song with other names. A typed edge
 //   (leads, reports_to...) passes on the activation before specificity (a seed weighs 1, a named
 //   entity $named_weight): the relation the question asks is specific in itself. A related_to
 //   (co-mention) edge passes on the specific share, times the specificity of its far end, and
@@ -102,7 +104,7 @@ CALL {
     WITH o, r ORDER BY r.weight DESC, o.key LIMIT $walk_fanout
     WITH collect({o: o, r: r}) AS es
     UNWIND es[..$walk_per_entity] AS y
-    RETURN y.o AS o, y.r AS r, size(es) AS fan
+    RETURN y.o AS o, y.r AS r, size([z IN es WHERE (z.r.relation = 'related_to') = (y.r.relation = 'related_to')]) AS fan
   }
   WITH n, e, o, r, w, raw, r.relation <> 'related_to' AS typed, log(1.0 + n / toFloat(CASE WHEN o.mentions < 1 THEN 1 ELSE o.mentions END)) / log(1.0 + n) AS spec,
        $walk_weight * (CASE WHEN r.weight < 1.0 THEN r.weight ELSE 1.0 END) / toFloat(fan) AS share
@@ -125,7 +127,7 @@ CALL {
     WITH o, r ORDER BY r.weight DESC, o.key LIMIT $walk_fanout
     WITH collect({o: o, r: r}) AS es
     UNWIND es[..$walk_per_entity] AS y
-    RETURN y.o AS o, y.r AS r, size(es) AS fan
+    RETURN y.o AS o, y.r AS r, size([z IN es WHERE (z.r.relation = 'related_to') = (y.r.relation = 'related_to')]) AS fan
   }
   WITH n, o, r, path, gated, w, raw, r.relation <> 'related_to' AS typed, log(1.0 + n / toFloat(CASE WHEN o.mentions < 1 THEN 1 ELSE o.mentions END)) / log(1.0 + n) AS spec,
        $walk_weight * (CASE WHEN r.weight < 1.0 THEN r.weight ELSE 1.0 END) / toFloat(fan) AS share

@@ -14,6 +14,7 @@ from .lexicon import ROLE_COPULA
 from .names import capitalised_inside, name_spans, quoted_spans, split_sentences
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
+from .vocab import MAKERS, WORKS
 
 __all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
 
@@ -24,6 +25,25 @@ _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
 _TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
 _PERSON_SUBJECT: frozenset[str] = frozenset({"leads", "manages", "reports_to", "holds_role"})
+_IS_A = re.compile(
+    r"[\"'”’)]*\s*(?:\([^()]*\)\s*)?,?\s*(?:is|was|are|were)\s+(?:(?:also|originally)\s+)?(?:an?|the|one of the)\s+",
+    re.IGNORECASE,
+)
+"""What follows the subject of a sentence that says what it is ("Aschenbrödel ("Cinderella") is a")."""
+_WORK = re.compile(rf"\b(?:{WORKS})\b", re.IGNORECASE)
+_MADE_BY = re.compile(rf"\b(?:{MAKERS}|{WORKS})\s+by\s+(?:the\s+)?", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[;:]|\s--?\s")
+_DESCRIPTOR = re.compile(
+    r"\s*(?:(?!(?:and|or|but|with|starring|starred|featuring|from|in|on|at|for|to|as|who|which|that|is|was"
+    r"|were|are|of|also|while|whose|after|before|under)\b)[a-z][\w'’-]*\s+){0,3}"
+)
+"""Lower-case words between "by" and the maker's name ("by guitarist Stone Gossard"), or between
+the words of a description ("by the American rock band Pearl Jam")."""
+_MODIFIERS = re.compile(r"(?:[^\s,;:]+\s+){0,8}")
+"""The words of a description before its head noun ("2009 Swedish drama thriller"): no comma."""
+_ADJECTIVE = re.compile(r"[ \t]+[a-z]")
+"""After a one-word name, a lower-case word: the name was an adjective ("American singer")."""
+_MAKER_TYPES: frozenset[str] = frozenset({"person", "organization", "team", "other"})
 
 
 def _known_spans(sentence: str, known: KnownEntities) -> Iterator[Span]:
@@ -134,6 +154,8 @@ class RuleExtractor:
                 if s.soft:
                     soft.add(s.key)
         triples = self._typed(sentence, spans, types, soft)
+        typed = {(t.subject, t.object) for t in triples}
+        triples += [t for t in _authored(sentence, spans) if (t.subject, t.object) not in typed]
         for d in derived:
             owner = next(o for o in spans if o.start <= d.start and d.end <= o.end)
             triples.append(Triple(subject=owner.key, relation="located_in", object=d.key))
@@ -247,6 +269,52 @@ def speaker_entity(speaker: str) -> EntityMention | None:
     except InputError:
         return None
     return EntityMention(key=key, name=name, type="person")
+
+
+def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
+    """``created(maker, work)`` when the sentence opens with a work and says who made it: "X is
+    a (1974) song / film / ballet ... (written / directed / performed ...) by [the ...] Y". The
+    maker is the last name of the run right after "by" ("by the American rock band Pearl Jam"
+    is Pearl Jam, not American); "and", a comma or any other word but a lower-case description
+    ends the run."""
+    if not spans or sentence[: spans[0].start].strip(" \t\"'“‘"):
+        return []
+    work = spans[0]
+    if work.type not in _MAKER_TYPES:
+        return []
+    opened = _IS_A.match(sentence, work.end)
+    if opened is None:
+        return []
+    end = _CLAUSE_END.search(sentence, opened.end())
+    clause_end = end.start() if end is not None else len(sentence)
+    noun = _WORK.search(sentence, opened.end(), clause_end)
+    if noun is None or _MODIFIERS.fullmatch(sentence, opened.end(), noun.start()) is None:
+        return []  # no work, or not the head of what the subject is ("an actress, known for films by")
+    out: list[Triple] = []
+    later = [sp for sp in spans[1:] if sp.start >= noun.start() and sp.end <= clause_end]
+    for by in _MADE_BY.finditer(sentence, noun.start(), clause_end):
+        maker: Span | None = None
+        at = by.end()
+        for sp in later:
+            if sp.start < at:
+                continue
+            if sp.type == "role":  # "by director Y": a description
+                at = sp.end
+                continue
+            gap = _DESCRIPTOR.fullmatch(sentence, at, sp.start)
+            if gap is None or sp.type not in _MAKER_TYPES:
+                break
+            if " " not in sp.name and _ADJECTIVE.match(sentence, sp.end):  # "American rapper": a description
+                at = sp.end
+                continue
+            maker, at = sp, sp.end
+        if maker is not None and len(maker.key.rsplit(" ", 1)[-1]) < 2:
+            maker = None  # cut at an initial ("F. Scott Fitzgerald" read as "F"): better none
+        if maker is not None and maker.key != work.key:
+            said = by.group(0).split()  # "directed by", "song by the"
+            label = " ".join(said[:-1] if said[-1].casefold() == "the" else said)
+            out.append(Triple(subject=maker.key, relation="created", object=work.key, label=label))
+    return out
 
 
 def _implied_types(relation: Relation, subject: str, obj: str) -> list[tuple[str, EntityType]]:

@@ -127,6 +127,23 @@ PREDICATES: tuple[tuple[str, Relation], ...] = (
     ),
 )
 
+# A work and who made it, as encyclopedic text says it: '"Brother" is a song by the American rock
+# band Pearl Jam', "Kamakalawa is a 1981 Filipino fantasy film written, produced and directed by
+# Eddie Romero": the sentence's subject is a WORK and the name after "by" made it, ``created``
+# (``rules.RuleExtractor``). The nouns of works, and the participles that name their makers
+# (not "released by" or "published by": a label or a publisher did not make the work).
+WORKS = (
+    r"songs?|singles?|albums?|records?|eps?|tracks?|ballads?|hymns?|anthems?|soundtracks?|films?|movies?"
+    r"|documentar(?:y|ies)|series|sitcoms?|shows?|episodes?|novels?|novellas?|books?|stories|story|poems?"
+    r"|plays?|musicals?|operas?|operettas?|ballets?|symphon(?:y|ies)|concertos?|sonatas?|cantatas?"
+    r"|compositions?|paintings?|sculptures?|comics?|manga|games?|essays?|memoirs?|biograph(?:y|ies)"
+    r"|autobiograph(?:y|ies)|screenplays?|works?|pieces?"
+)
+MAKERS = (
+    r"written|co-?written|directed|co-?directed|produced|co-?produced|performed|recorded|composed|sung"
+    r"|created|co-?created|developed|illustrated|painted|sculpted|authored|choreographed|narrated"
+)
+
 # Passive participles: (participle pattern, relation, swap). "X was employed by Y" is
 # member_of(X, Y) without a swap; "X was built by Y" is built(Y, X).
 PASSIVES: tuple[tuple[str, Relation, bool], ...] = (
@@ -181,7 +198,8 @@ QUESTION_WORDS: tuple[tuple[str, tuple[Relation, ...], int], ...] = (
     ),
     (
         r"composed|composers?|produced|producers?|published|publishers?|painted|painters?|directed|directors?"
-        r"|illustrated|illustrators?|recorded|developer of",
+        r"|illustrated|illustrators?|recorded|developer of|performers?|performed|singers?|sang|sung"
+        r"|(?:recording )?artists?|bands? (?:that|who) (?:sang|performed|recorded)",
         ("created", "related_to"), 1,
     ),
     (r"works on|worked on|working on|contributes to|contributed to|contributors?|assigned to",
@@ -204,7 +222,7 @@ QUESTION_WORDS: tuple[tuple[str, tuple[Relation, ...], int], ...] = (
         r"related|relationship|connected|connection|linked to|associated with|works with|worked with"
         r"|collaborated|collaborators?|partners?|married|marry|marries|spouses?|wife|wives|husband|widow|widower"
         r"|child|children|sons?|daughters?|father|mother|parents?|siblings?|brothers?|sisters?"
-        r"|performers?|performed|singers?|sang|sung|actors?|actress|starred|starring|portrayed|voiced"
+        r"|actors?|actress|starred|starring|portrayed|voiced"
         r"|played by|coach|coached|teammates?|students?|teachers?|taught|educated|studied|alma mater"
         r"|graduated|attended|record label|signed",
         ("related_to",), 1,

