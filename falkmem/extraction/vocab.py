@@ -43,7 +43,8 @@ Relation = Literal[
 
 - ``leads``/``manages``: person → team/project/person; ``reports_to``: person → person.
 - ``member_of``: person/team → team/organization (also "works at", "joined", "employed by").
-- ``built``: who built/developed → the thing; ``created``: founded/wrote/invented.
+- ``built``: who built/developed → the thing; ``created``: founded/wrote/invented, and who
+  made a work: directed a film, performed or composed a song ("X is a film directed by Y").
 - ``works_on``: person/team → project; ``holds_role``: person → role entity ("VP of Engineering").
 - ``based_in``: person/team/org → place (also "lives in", "born in");
   ``located_in``: place/thing → place.
@@ -88,7 +89,8 @@ PREDICATES: tuple[tuple[str, Relation], ...] = (
     (
         r"created|creates|creating|founded|founds|co ?founded|cofounded|established|establishes"
         r"|started|launched|invented|invents|wrote|writes|authored|authors|(?:co )?founder of"
-        r"|creator of|author of|inventor of",
+        r"|creator of|author of|inventor of|directed|directs|composed|composes|director of|composer of"
+        r"|performer of",
         "created",
     ),
     (
@@ -152,7 +154,8 @@ PASSIVES: tuple[tuple[str, Relation, bool], ...] = (
     (r"built|developed|implemented|designed|engineered|shipped|made", "built", True),
     (
         r"created|founded|co ?founded|cofounded|established|started|launched|invented|written"
-        r"|authored",
+        r"|authored|(?:co ?)?directed|composed|performed|recorded|sung|illustrated|painted|(?:co ?)?produced"
+        r"|choreographed|narrated",
         "created",
         True,
     ),
