@@ -35,6 +35,8 @@ Rules:
 - Extract only facts stated by the user; never an assistant's suggestions, questions or plans.
 - The subject acts: "Helios was built by the Atlas team" is
   {{"subject": "Atlas team", "relation": "built", "object": "Project Helios"}}.
+- Whoever made a work created it: "Kamakalawa is a 1981 film directed by Eddie Romero" is
+  {{"subject": "Eddie Romero", "relation": "created", "object": "Kamakalawa"}}.
 - A job title is an entity of type role: "Marcus is the VP of Engineering" is
   {{"subject": "Marcus", "relation": "holds_role", "object": "VP of Engineering"}}.
 - Keep identifiers (codes, flight numbers, order ids, emails, dates, amounts) verbatim.
