@@ -103,8 +103,9 @@ CALL {
     WHERE r.relation IN $relations AND o.mentions <= $max_mentions AND NOT o.key IN $named
     WITH o, r ORDER BY r.weight DESC, o.key LIMIT $walk_fanout
     WITH collect({o: o, r: r}) AS es
+    WITH es, size([z IN es WHERE z.r.relation <> 'related_to']) AS typed_fan
     UNWIND es[..$walk_per_entity] AS y
-    RETURN y.o AS o, y.r AS r, size([z IN es WHERE (z.r.relation = 'related_to') = (y.r.relation = 'related_to')]) AS fan
+    RETURN y.o AS o, y.r AS r, CASE WHEN y.r.relation <> 'related_to' THEN typed_fan ELSE size(es) - typed_fan END AS fan
   }
   WITH n, e, o, r, w, raw, r.relation <> 'related_to' AS typed, log(1.0 + n / toFloat(CASE WHEN o.mentions < 1 THEN 1 ELSE o.mentions END)) / log(1.0 + n) AS spec,
        $walk_weight * (CASE WHEN r.weight < 1.0 THEN r.weight ELSE 1.0 END) / toFloat(fan) AS share
@@ -126,8 +127,9 @@ CALL {
     WHERE r.relation IN $relations AND o.mentions <= $max_mentions AND NOT o.key IN $named AND o.key <> back
     WITH o, r ORDER BY r.weight DESC, o.key LIMIT $walk_fanout
     WITH collect({o: o, r: r}) AS es
+    WITH es, size([z IN es WHERE z.r.relation <> 'related_to']) AS typed_fan
     UNWIND es[..$walk_per_entity] AS y
-    RETURN y.o AS o, y.r AS r, size([z IN es WHERE (z.r.relation = 'related_to') = (y.r.relation = 'related_to')]) AS fan
+    RETURN y.o AS o, y.r AS r, CASE WHEN y.r.relation <> 'related_to' THEN typed_fan ELSE size(es) - typed_fan END AS fan
   }
   WITH n, o, r, path, gated, w, raw, r.relation <> 'related_to' AS typed, log(1.0 + n / toFloat(CASE WHEN o.mentions < 1 THEN 1 ELSE o.mentions END)) / log(1.0 + n) AS spec,
        $walk_weight * (CASE WHEN r.weight < 1.0 THEN r.weight ELSE 1.0 END) / toFloat(fan) AS share

@@ -301,8 +301,7 @@ def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
             if sp.type == "role":  # "by director Y": a description
                 at = sp.end
                 continue
-            gap = _DESCRIPTOR.fullmatch(sentence, at, sp.start)
-            if gap is None or sp.type not in _MAKER_TYPES:
+            if _DESCRIPTOR.fullmatch(sentence, at, sp.start) is None or sp.type not in _MAKER_TYPES:
                 break
             if " " not in sp.name and _ADJECTIVE.match(sentence, sp.end):  # "American rapper": a description
                 at = sp.end

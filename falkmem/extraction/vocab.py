@@ -142,8 +142,8 @@ WORKS = (
     r"|autobiograph(?:y|ies)|screenplays?|works?|pieces?"
 )
 MAKERS = (
-    r"written|co-?written|directed|co-?directed|produced|co-?produced|performed|recorded|composed|sung"
-    r"|created|co-?created|developed|illustrated|painted|sculpted|authored|choreographed|narrated"
+    r"written|co[- ]?written|directed|co[- ]?directed|produced|co[- ]?produced|performed|recorded|composed"
+    r"|sung|created|co[- ]?created|developed|illustrated|painted|sculpted|authored|choreographed|narrated"
 )
 
 # Passive participles: (participle pattern, relation, swap). "X was employed by Y" is
@@ -152,13 +152,7 @@ PASSIVES: tuple[tuple[str, Relation, bool], ...] = (
     (r"(?:co ?)?led|headed|run|chaired", "leads", True),
     (r"managed|supervised|overseen", "manages", True),
     (r"built|developed|implemented|designed|engineered|shipped|made", "built", True),
-    (
-        r"created|founded|co ?founded|cofounded|established|started|launched|invented|written"
-        r"|authored|(?:co ?)?directed|composed|performed|recorded|sung|illustrated|painted|(?:co ?)?produced"
-        r"|choreographed|narrated",
-        "created",
-        True,
-    ),
+    (r"founded|co ?founded|cofounded|established|started|launched|invented|" + MAKERS, "created", True),
     (r"owned|acquired|bought|purchased", "owns", True),
     (r"used|adopted|relied on", "uses", True),
     (r"joined", "member_of", True),
