@@ -9,7 +9,8 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
 - **speaker**: the question names a speaker of the chat ("What sports does Paola play?"): her
   own turns hold 93-96 % of the evidence of such REALTALK questions; the other speaker's turns
   in the default's top 10 of the questions that name one speaker were evidence 1.1 % of the
-  time (10 of 883), hers 11.8 % (measured with the weight at 0.06);
+  time (10 of 883), hers 11.8 % (measured with the weight at 0.06). A question may name her by
+  what the other speaker calls her ("Kate" for the speaker "Emi": ``addressed.py``);
 - **role**: the question speaks of the asker only ("my", "I") or of the one addressed only
   ("you said"): the ``user``'s or the ``assistant``'s turns (LongMemEval's evidence is in the
   user's turns);
@@ -48,6 +49,7 @@ from ..extraction.keys import canonical_key, key_tokens
 from ..extraction.names import split_sentences
 from ..keyword.tokens import STOPWORDS, tokenize
 from ..routing.who import in_first_person
+from .addressed import addressed
 from .fusion import Fused
 
 __all__ = ["DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "lean", "name_tokens", "said_form", "speaker_keys", "speaks_of_self"]
@@ -196,6 +198,29 @@ def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Map
     return any(_spelled_alike(n, k) for n in question.names for k in keys if " " not in k)
 
 
+def _called(
+    question: QuestionLeanings, fused: Sequence[Fused], rows: Mapping[str, Mapping[str, Any]], roles: Mapping[str, str]
+) -> frozenset[str]:
+    """The speakers (first key) the question names by what the other speaker calls them
+    (``ranking/addressed.py``): only for names of the question that no candidate's speaker has."""
+    turns: list[tuple[str, str]] = []
+    people: set[tuple[str, ...]] = set()
+    for f in fused:
+        row = rows.get(f.id) or {}
+        keys = speaker_keys(row.get("speaker"))
+        text = row.get("text")
+        if keys and keys[0] not in roles and isinstance(text, str):
+            people.add(keys)
+            turns.append((keys[0], text))
+    if not people:
+        return frozenset()
+    names = [
+        n for n in question.names
+        if len(n) >= 3 and n not in STOPWORDS and not any(n in k or _spelled_alike(n, x) for k in people for x in k)
+    ]  # fmt: skip
+    return frozenset(addressed(names, turns).values()) if names else frozenset()
+
+
 def _spelled_alike(a: str, b: str) -> bool:
     """Two names of five letters or more with the same first letter and the same consonants in
     order (vowels and doubled letters aside: "Muhammad", "Mohammed", "Muhhamed"; "Faheem",
@@ -278,6 +303,7 @@ def lean(
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
+    called = _called(question, fused, rows, roles or {}) if weights.speaker else frozenset()
 
     def give(i: str, leaning: str, x: float) -> None:
         adds[i] += x
@@ -290,7 +316,7 @@ def lean(
         if weights.speaker and keys:
             hit = named.get(keys)
             if hit is None:
-                hit = named[keys] = _names_speaker(question, keys, roles or {})
+                hit = named[keys] = keys[0] in called or _names_speaker(question, keys, roles or {})
             if hit:
                 give(f.id, "speaker", weights.speaker)
         if weights.role and question.role and keys and (roles or {}).get(keys[0]) == question.role:

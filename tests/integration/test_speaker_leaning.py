@@ -24,3 +24,34 @@ def test_a_speaker_named_by_another_spelling_or_first_name_leans_up(tenant: Tena
     assert by_fahim.index("f1") < by_fahim.index("m1")
     by_faheem = [h.id for h in tenant.search("What did Faheem cook?", k=4)]
     assert by_faheem.index("f2") < by_faheem.index("m2")
+
+
+def _friends(tenant: Tenant) -> None:
+    """Elise calls the speaker labelled "Emi" Kate, as REALTALK's first chat does."""
+    tenant.add_many([
+        {"id": "l1", "speaker": "elise", "session": "s1", "text": "Hey Kate! How was your week?"},
+        {"id": "e1", "speaker": "Emi", "session": "s1", "text": "Great, I baked sourdough bread with my sister."},
+        {"id": "l2", "speaker": "elise", "session": "s1", "text": "I baked sourdough bread with my mom last weekend."},
+        {"id": "l3", "speaker": "elise", "session": "s2", "text": "Thanks for the recipe Kate."},
+        {"id": "e2", "speaker": "Emi", "session": "s2", "text": "I love painting landscapes in the morning."},
+        {"id": "l4", "speaker": "elise", "session": "s2", "text": "Do you still paint Kate?"},
+    ])  # fmt: skip
+
+
+def test_a_speaker_named_by_what_the_other_calls_her_leans_up(tenant: Tenant) -> None:
+    _friends(tenant)
+    hits = [h.id for h in tenant.search("Who did Kate bake sourdough bread with?", k=6)]
+    assert hits.index("e1") < hits.index("l2")
+    trace = tenant.explain("Who did Kate bake sourdough bread with?", k=6).leanings
+    assert trace.get("e1", {}).get("speaker") and not trace.get("l2", {}).get("speaker")
+
+
+def test_a_name_both_speakers_write_is_nobody_s_alias(tenant: Tenant) -> None:
+    tenant.add_many([
+        {"id": "a1", "speaker": "Kevin", "session": "s1", "text": "Have you ever been to Miami?"},
+        {"id": "b1", "speaker": "Paola", "session": "s1", "text": "Yes, I loved Miami."},
+        {"id": "a2", "speaker": "Kevin", "session": "s2", "text": "I want to go back to Miami!"},
+        {"id": "b2", "speaker": "Paola", "session": "s2", "text": "The beaches near Miami are quiet in May."},
+    ])  # fmt: skip
+    trace = tenant.explain("When did somebody visit Miami?", k=4).leanings
+    assert not any("speaker" in v for v in trace.values())
