@@ -9,7 +9,8 @@ name of the question that is no candidate's speaker is the other speaker's name 
 
 * one speaker addresses someone by it in at least ``least`` of the candidate turns (a greeting
   before it, "Hey Kate", "Thanks, Kate"; or it closes a sentence: "Thanks for the advice
-  Kate.", "Do you enjoy going to the spa Kate?"),
+  Kate.", "Do you enjoy going to the spa Kate?"), once at least plainly (after a greeting or a
+  comma: a word that only closes sentences, "I love Pachinko!", names a thing as often),
 * no other speaker addresses anyone by it, and the other speaker never writes it at all
   (nobody calls themselves by name: "Have you been to Miami?" is not a vocative when the other
   speaker tells of Miami too),
@@ -22,43 +23,63 @@ turns that address her are among the candidates.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
-__all__ = ["addressed", "is_vocative"]
+__all__ = ["addressed", "is_vocative", "vocative"]
 
-_GREETINGS = (
-    r"hey|hi|hello|hiya|heya|howdy|thanks|thank you|thx|bye|goodbye|congrats|congratulations|good morning"
-    r"|morning|good night|goodnight|night|dear|oh|wow|yes|yeah|yep|no|nope|ok|okay|sorry|haha|aww|omg|well"
+_GREETINGS = frozenset(
+    """hey hi hello hiya heya howdy thanks thx bye goodbye congrats congratulations morning night
+    goodnight dear oh wow yes yeah yep no nope ok okay sorry haha aww omg well""".split()  # noqa: SIM905 - a word block reads better
 )
+"""Words that, right before a name, address someone by it ("Hey Kate", "Thanks, Kate")."""
 _LEAST = 2
 """Turns that must address someone by the name."""
 
 
-@lru_cache(maxsize=1024)
-def _vocative(name: str) -> re.Pattern[str]:
-    n = re.escape(name)
-    return re.compile(
-        rf"\b(?:{_GREETINGS})[ \t]*,?[ \t]+{n}\b"  # "Hey Kate", "Thanks, Kate"
-        rf"|(?:^|[.!?][ \t]+){n}[ \t]*,"  # "Kate, did you ..."
-        rf"|,[ \t]*{n}[ \t]*(?:[.!?,]|$)"  # "..., Kate." / "..., Kate"
-        rf"|[ \t]{n}[ \t]*[.!?]",  # "... the advice Kate.", "... experience Kate?"
-        re.IGNORECASE,
-    )
+def vocative(text: str, name: str) -> int:
+    """How plainly ``text`` addresses someone by ``name`` (a lower-case token): 2 after a
+    greeting or a comma ("Hey Kate", "Thanks, Kate", "..., Kate."), or before a comma that
+    follows a sentence's start ("Kate, did you ..."); 1 where it only closes a sentence ("...
+    the advice Kate.", "Kate?": also "I love Pachinko!"); 0 where it does not address anyone.
+
+    Example:
+        >>> vocative("Hey Kate!", "kate"), vocative("Thanks for the advice Kate.", "kate")
+        (2, 1)
+        >>> vocative("Kate told me about the spa.", "kate")
+        0
+    """
+    folded = text.casefold()
+    best = 0
+    at = folded.find(name)
+    while at >= 0 and best < 2:
+        end = at + len(name)
+        if (at == 0 or not folded[at - 1].isalnum()) and (
+            end == len(folded) or not (folded[end].isalnum() or folded[end] in "'’-")
+        ):
+            before = folded[:at].rstrip()
+            after = folded[end:].lstrip()
+            words = before.rstrip(",!").rsplit(None, 2)
+            if words and (words[-1] in _GREETINGS or words[-2:] in (["thank", "you"], ["good", "morning"])):
+                best = 2  # "Hey Kate", "Thanks, Kate", "Thank you Kate"
+            elif after[:1] == "," and (not before or before[-1] in ".!?"):
+                best = 2  # "Kate, did you ..."
+            elif before.endswith(",") and (not after or after[0] in ".!?,"):
+                best = 2  # "..., Kate." / "..., Kate"
+            elif not after or after[0] in ".!?":
+                best = 1  # closes a sentence or the turn
+        at = folded.find(name, at + 1)
+    return best
 
 
 def is_vocative(text: str, name: str) -> bool:
-    """Whether ``text`` addresses someone by ``name`` (a lower-case token).
+    """Whether ``text`` addresses someone by ``name`` (:func:`vocative` above 0).
 
     Example:
-        >>> is_vocative("Thanks for the advice Kate. It helps.", "kate")
+        >>> is_vocative("Do you enjoy going to the spa Kate?", "kate")
         True
-        >>> is_vocative("Kate told me about the spa.", "kate")
-        False
     """
-    return _vocative(name).search(text) is not None
+    return vocative(text, name) > 0
 
 
 def addressed(names: Sequence[str], turns: Iterable[tuple[str, str]], *, least: int = _LEAST) -> dict[str, str]:
@@ -85,16 +106,19 @@ def addressed(names: Sequence[str], turns: Iterable[tuple[str, str]], *, least: 
     out: dict[str, str] = {}
     for name in names:
         calls: Counter[str] = Counter()
+        plain: Counter[str] = Counter()
         writes: Counter[str] = Counter()
         for speaker, text, folded in said:
             if name in folded:
                 writes[speaker] += 1
-                if is_vocative(text, name):
-                    calls[speaker] += 1
+                how = vocative(text, name)
+                calls[speaker] += how > 0
+                plain[speaker] += how > 1
+        calls = +calls  # speakers who address someone by it
         if len(calls) != 1:
             continue
         [(caller, n)] = calls.items()
         [other] = speakers - {caller}
-        if n >= least and not writes[other]:
+        if n >= least and plain[caller] and not writes[other]:
             out[name] = other
     return out

@@ -62,6 +62,8 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 _FUZZY_MIN = 5
 _FUZZY_RATIO = 0.85
 _MEMO_CHARS = 1000
+_CALLED_TURNS = 80
+"""Candidates read for the names a chat's speakers call each other (``addressed.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,22 +204,23 @@ def _called(
     question: QuestionLeanings, fused: Sequence[Fused], rows: Mapping[str, Mapping[str, Any]], roles: Mapping[str, str]
 ) -> frozenset[str]:
     """The speakers (first key) the question names by what the other speaker calls them
-    (``ranking/addressed.py``): only for names of the question that no candidate's speaker has."""
+    (``ranking/addressed.py``), read from the first ``_CALLED_TURNS`` candidates, for the
+    question's names that neither of a two-person chat's speakers has."""
+    names = [n for n in question.names if len(n) >= 3 and n not in STOPWORDS]
+    if not names:
+        return frozenset()
     turns: list[tuple[str, str]] = []
-    people: set[tuple[str, ...]] = set()
-    for f in fused:
+    people: dict[str, tuple[str, ...]] = {}
+    for f in fused[:_CALLED_TURNS]:
         row = rows.get(f.id) or {}
         keys = speaker_keys(row.get("speaker"))
         text = row.get("text")
         if keys and keys[0] not in roles and isinstance(text, str):
-            people.add(keys)
+            people[keys[0]] = keys
             turns.append((keys[0], text))
-    if not people:
+    if len(people) != 2:
         return frozenset()
-    names = [
-        n for n in question.names
-        if len(n) >= 3 and n not in STOPWORDS and not any(n in k or _spelled_alike(n, x) for k in people for x in k)
-    ]  # fmt: skip
+    names = [n for n in names if not any(n in k or _spelled_alike(n, x) for k in people.values() for x in k)]
     return frozenset(addressed(names, turns).values()) if names else frozenset()
 
 

@@ -52,3 +52,10 @@ def test_both_speakers_calling_it_out_is_no_alias() -> None:
 def test_a_group_chat_leaves_the_addressee_open() -> None:
     turns = [("a", "Hey Kate!"), ("a", "Thanks Kate."), ("b", "Hello."), ("c", "Hi all.")]
     assert addressed(["kate"], turns) == {}
+
+
+def test_a_word_that_only_closes_sentences_is_no_alias() -> None:
+    turns = [("muhhamed", "I love Pachinko!"), ("muhhamed", "Have you played Pachinko?"), ("fahim", "Not yet.")]
+    assert addressed(["pachinko"], turns) == {}
+    turns.append(("muhhamed", "Hey Pachinko!"))  # once plainly addressed: a name after all
+    assert addressed(["pachinko"], turns) == {"pachinko": "fahim"}
