@@ -34,8 +34,9 @@ from .models import (
     Record,
     SearchResult,
 )
+from .ranking.leanings import called_speakers
 from .retrieval.filters import Filters, OneOrMany, build_filters
-from .retrieval.pipeline import Retrieval, RouteArg, retrieve
+from .retrieval.pipeline import ROLES, Retrieval, RouteArg, retrieve
 from .routing.router import RouterConfig
 from .storage.cypher import query
 from .storage.rows import hit_from_row
@@ -458,7 +459,8 @@ class Tenant:
         )
         r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         t = time.perf_counter()
-        items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None)
+        called = called_speakers(r.question, r.fused, r.rows, ROLES) if r.question is not None else {}
+        items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None, called=called)
         if include_history:
             items += evo.history_items(eng, self.id, r.hits)
         counter = eng.token_counter

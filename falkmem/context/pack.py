@@ -41,6 +41,9 @@ class ContextItem:
         speaker: who said it (chat turns); rendered as ``speaker: ``.
         via: the bridge entities the graph channel reached it through: a sentence naming one
             is evidence for the chain.
+        called: the name the question calls its speaker by, when that is not the speaker's
+            label ("Kate" for the speaker "Emi", whom the other speaker calls Kate): rendered
+            ``Emi (Kate): ``, so the reader knows who the question asks about.
     """
 
     id: str
@@ -53,6 +56,7 @@ class ContextItem:
     superseded: bool = False
     speaker: str | None = None
     via: tuple[str, ...] = ()
+    called: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,7 +354,8 @@ def pack(
                 seen_triples.add(tk)
                 triples.append(t)
         block = f"s:{item.session}" if merge_sessions and item.session and not full else f"i:{item.id}"
-        e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=item.speaker, session=item.session,
+        speaker = f"{item.speaker} ({item.called})" if item.speaker and item.called else item.speaker
+        e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
                   at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),
                   dated=item.kind not in TIMELESS, hot=h)  # fmt: skip
         score_entry(e, q, w)

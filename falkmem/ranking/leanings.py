@@ -52,7 +52,10 @@ from ..routing.who import in_first_person
 from .addressed import addressed
 from .fusion import Fused
 
-__all__ = ["DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "lean", "name_tokens", "said_form", "speaker_keys", "speaks_of_self"]
+__all__ = [
+    "DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "called_speakers", "lean", "name_tokens", "said_form",
+    "speaker_keys", "speaks_of_self",
+]  # fmt: skip
 
 DAY = 86_400.0
 _SPEAKER_PREFIX = re.compile(r"^\s*[\w .'-]{1,40}:\s+")
@@ -200,28 +203,33 @@ def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Map
     return any(_spelled_alike(n, k) for n in question.names for k in keys if " " not in k)
 
 
-def _called(
+def called_speakers(
     question: QuestionLeanings, fused: Sequence[Fused], rows: Mapping[str, Mapping[str, Any]], roles: Mapping[str, str]
-) -> frozenset[str]:
-    """The speakers (first key) the question names by what the other speaker calls them
-    (``ranking/addressed.py``), read from the first ``_CALLED_TURNS`` candidates, for the
-    question's names that neither of a two-person chat's speakers has."""
+) -> dict[str, str]:
+    """The speakers the question names by what the other speaker calls them (``addressed.py``):
+    ``{speaker as stored: the name's token}``, read from the first ``_CALLED_TURNS``
+    candidates, for the question's names that neither of a two-person chat's speakers has.
+
+    Example: the question "What are Kate's hobbies?" over turns where Elise writes "Hey Kate!"
+    and "Thanks for the advice Kate." to the speaker "Emi" gives ``{"Emi": "kate"}``."""
     names = [n for n in question.names if len(n) >= 3 and n not in STOPWORDS]
     if not names:
-        return frozenset()
+        return {}
     turns: list[tuple[str, str]] = []
     people: dict[str, tuple[str, ...]] = {}
+    stored: dict[str, str] = {}
     for f in fused[:_CALLED_TURNS]:
         row = rows.get(f.id) or {}
-        keys = speaker_keys(row.get("speaker"))
+        keys = speaker_keys(speaker := row.get("speaker"))
         text = row.get("text")
         if keys and keys[0] not in roles and isinstance(text, str):
             people[keys[0]] = keys
+            stored.setdefault(keys[0], str(speaker))
             turns.append((keys[0], text))
     if len(people) != 2:
-        return frozenset()
+        return {}
     names = [n for n in names if not any(n in k or _spelled_alike(n, x) for k in people.values() for x in k)]
-    return frozenset(addressed(names, turns).values()) if names else frozenset()
+    return {stored[key]: name for name, key in addressed(names, turns).items()} if names else {}
 
 
 def _spelled_alike(a: str, b: str) -> bool:
@@ -306,7 +314,7 @@ def lean(
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
-    called = _called(question, fused, rows, roles or {}) if weights.speaker else frozenset()
+    called = {speaker_keys(s)[0] for s in called_speakers(question, fused, rows, roles or {})} if weights.speaker else set()
 
     def give(i: str, leaning: str, x: float) -> None:
         adds[i] += x

@@ -55,3 +55,12 @@ def test_a_name_both_speakers_write_is_nobody_s_alias(tenant: Tenant) -> None:
     ])  # fmt: skip
     trace = tenant.explain("When did somebody visit Miami?", k=4).leanings
     assert not any("speaker" in v for v in trace.values())
+
+
+def test_the_context_says_whom_the_question_calls_kate(tenant: Tenant) -> None:
+    _friends(tenant)
+    ctx = tenant.context("Who did Kate bake sourdough bread with?", budget_tokens=150)
+    assert "Emi (Kate): Great, I baked sourdough bread with my sister." in ctx.text
+    assert "elise (kate)" not in ctx.text.casefold()
+    plain = tenant.context("Who did Emi bake sourdough bread with?", budget_tokens=150)
+    assert "(Kate)" not in plain.text
