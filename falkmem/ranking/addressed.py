@@ -60,7 +60,7 @@ def vocative(text: str, name: str) -> int:
             before = folded[:at].rstrip()
             after = folded[end:].lstrip()
             words = before.rstrip(",!").rsplit(None, 2)
-            if words and (words[-1] in _GREETINGS or words[-2:] in (["thank", "you"], ["good", "morning"])):
+            if words and (words[-1] in _GREETINGS or words[-2:] == ["thank", "you"]):
                 best = 2  # "Hey Kate", "Thanks, Kate", "Thank you Kate"
             elif after[:1] == "," and (not before or before[-1] in ".!?"):
                 best = 2  # "Kate, did you ..."
