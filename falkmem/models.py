@@ -208,6 +208,10 @@ class Explain(BaseModel):
     """What each leaning added to (or took from) a candidate's fused score (``speaker``, ``role``,
     ``asks``, ``impersonal``, ``brief``, ``time``, ``order``; ``ranking/leanings.py``); the
     ``fused`` scores include them. Candidates no leaning touched are absent."""
+    called: dict[str, str] = Field(default_factory=dict)
+    """Speakers the question names by what the other speaker calls them, with that name
+    (``{"Emi": "kate"}`` when the friend writes "Hey Kate!": ``ranking/addressed.py``): the
+    speaker leaning counts their turns as named."""
 
 
 # --- memory that evolves ----------------------------------------------------------------------

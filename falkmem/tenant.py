@@ -404,6 +404,7 @@ class Tenant:
             depth_reached=max((1 + len(p) for ps in r.paths.values() for p in ps), default=1 if r.via else 0),
             via={i: list(v) for i, v in r.via.items()}, linked=dict(r.linked), units=dict(r.units),
             similarity=dict(r.similarity), leanings={i: dict(v) for i, v in r.leaned.items()},
+            called=called_speakers(r.question, r.fused, r.rows, ROLES) if r.question is not None else {},
         )  # fmt: skip
 
     def context(

@@ -42,8 +42,9 @@ def test_a_speaker_named_by_what_the_other_calls_her_leans_up(tenant: Tenant) ->
     _friends(tenant)
     hits = [h.id for h in tenant.search("Who did Kate bake sourdough bread with?", k=6)]
     assert hits.index("e1") < hits.index("l2")
-    trace = tenant.explain("Who did Kate bake sourdough bread with?", k=6).leanings
-    assert trace.get("e1", {}).get("speaker") and not trace.get("l2", {}).get("speaker")
+    why = tenant.explain("Who did Kate bake sourdough bread with?", k=6)
+    assert why.leanings.get("e1", {}).get("speaker") and not why.leanings.get("l2", {}).get("speaker")
+    assert why.called == {"Emi": "kate"}
 
 
 def test_a_name_both_speakers_write_is_nobody_s_alias(tenant: Tenant) -> None:
@@ -53,8 +54,8 @@ def test_a_name_both_speakers_write_is_nobody_s_alias(tenant: Tenant) -> None:
         {"id": "a2", "speaker": "Kevin", "session": "s2", "text": "I want to go back to Miami!"},
         {"id": "b2", "speaker": "Paola", "session": "s2", "text": "The beaches near Miami are quiet in May."},
     ])  # fmt: skip
-    trace = tenant.explain("When did somebody visit Miami?", k=4).leanings
-    assert not any("speaker" in v for v in trace.values())
+    why = tenant.explain("When did somebody visit Miami?", k=4)
+    assert not any("speaker" in v for v in why.leanings.values()) and why.called == {}
 
 
 def test_the_context_says_whom_the_question_calls_kate(tenant: Tenant) -> None:
