@@ -37,6 +37,8 @@ Rules:
   {{"subject": "Atlas team", "relation": "built", "object": "Project Helios"}}.
 - Whoever made a work created it: "Kamakalawa is a 1981 film directed by Eddie Romero" is
   {{"subject": "Eddie Romero", "relation": "created", "object": "Kamakalawa"}}.
+- Kin and spouses are family: "Louis the Pious was the son of Charlemagne" is
+  {{"subject": "Louis the Pious", "relation": "family", "object": "Charlemagne"}}.
 - A job title is an entity of type role: "Marcus is the VP of Engineering" is
   {{"subject": "Marcus", "relation": "holds_role", "object": "VP of Engineering"}}.
 - Keep identifiers (codes, flight numbers, order ids, emails, dates, amounts) verbatim.

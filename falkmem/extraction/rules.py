@@ -128,15 +128,16 @@ class RuleExtractor:
             confirmed |= capitalised_inside(sentence)
         if sentences and _TITLE.fullmatch(sentences[0].strip()):  # a title line names its subject
             confirmed |= {w.casefold() for w in sentences[0].split()}
-        parts = [self._sentence(sentence, known, confirmed) for sentence in sentences]
+        whole = whole_title(text) if speaker is None else None
+        parts = [self._sentence(sentence, known, confirmed, whole) for sentence in sentences]
         if speaker is not None and (person := speaker_entity(speaker)) is not None:
             parts.append(((person,), ()))
-        elif speaker is None and (whole := whole_title(text)) is not None:
+        elif whole is not None:
             parts.append(((whole,), ()))
         return merge_all(parts)  # = Extraction() merged with each sentence's extraction
 
     def _sentence(
-        self, sentence: str, known: KnownEntities | None, confirmed: set[str]
+        self, sentence: str, known: KnownEntities | None, confirmed: set[str], topic: EntityMention | None = None
     ) -> tuple[Sequence[EntityMention], Sequence[Triple]]:
         candidates = [*find_patterns(sentence), *find_roles(sentence)]
         masked = _mask(sentence, candidates)  # names never run across an identifier or role
@@ -156,6 +157,8 @@ class RuleExtractor:
         triples = self._typed(sentence, spans, types, soft)
         typed = {(t.subject, t.object) for t in triples}
         triples += [t for t in _authored(sentence, spans) if (t.subject, t.object) not in typed]
+        typed = {(t.subject, t.object) for t in triples}
+        triples += [t for t in _kin(sentence, spans, topic) if (t.subject, t.object) not in typed]
         for d in derived:
             owner = next(o for o in spans if o.start <= d.start and d.end <= o.end)
             triples.append(Triple(subject=owner.key, relation="located_in", object=d.key))
@@ -269,6 +272,46 @@ def speaker_entity(speaker: str) -> EntityMention | None:
     except InputError:
         return None
     return EntityMention(key=key, name=name, type="person")
+
+
+_KIN = re.compile(
+    r"\b(?:(?:eldest|youngest|elder|younger|oldest|second|third|fourth|only|illegitimate|adopted|natural)\s+)?"
+    r"(?:son|daughter|child|wife|husband|widow|widower|consort|grandson|granddaughter|brother|sister)\s+of"
+    r"\s+(?:the\s+)?(?:(?!and\b|or\b)[a-z][\w'’-]*\s+){0,3}$",
+    re.IGNORECASE,
+)
+"""What comes right before a parent's (or spouse's) name: "the son of", "eldest daughter of king"."""
+_PRONOUN = re.compile(r"[\"'“‘]?(?:He|She|His|Her)\b(?!['’-])")
+_KIN_TYPES: frozenset[str] = frozenset({"person", "other"})
+
+
+def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[Triple]:
+    """``family(X, Y)`` for "X (...) was the son of Y (and Z)", "X, daughter of Y, ...", and,
+    in a titled memory, "He was the son of Y": X is the name that opens the sentence, or the
+    memory's title entity when a pronoun opens it (encyclopedic text names its subject once)."""
+    if not spans:
+        return []
+    subject: tuple[str, str] | None = None
+    if not sentence[: spans[0].start].strip(" \t\"'“‘") and spans[0].type in _KIN_TYPES:
+        subject = spans[0].key, spans[0].name
+    elif topic is not None and _PRONOUN.match(sentence):
+        subject = topic.key, topic.name
+    if subject is None:
+        return []
+    out: list[Triple] = []
+    last: Span | None = None  # the name just related: "son of Y and Z" relates Z the same way
+    label = ""
+    for sp in spans[1:] if subject[0] == spans[0].key else spans:
+        said = _KIN.search(sentence, last.end if last is not None else 0, sp.start)
+        if sp.type in _KIN_TYPES and sp.key != subject[0]:
+            if said is not None:
+                label = " ".join(said.group(0).split())
+            if said is not None or (last is not None and sentence[last.end : sp.start].strip() == "and"):
+                out.append(Triple(subject=subject[0], relation="family", object=sp.key, label=label))
+                last = sp
+                continue
+        last = None
+    return out
 
 
 def _authored(sentence: str, spans: list[Span]) -> list[Triple]:

@@ -37,6 +37,7 @@ Relation = Literal[
     "located_in",
     "created",
     "uses",
+    "family",
     "related_to",
 ]
 """The fixed relation vocabulary (direction: the subject acts).
@@ -48,6 +49,8 @@ Relation = Literal[
 - ``works_on``: person/team → project; ``holds_role``: person → role entity ("VP of Engineering").
 - ``based_in``: person/team/org → place (also "lives in", "born in");
   ``located_in``: place/thing → place.
+- ``family``: person ↔ person, kin or married ("X was the son of Y", "X married Y"; read either
+  way: the walk ignores direction).
 - ``owns``, ``part_of``, ``uses``: as named. ``related_to``: anything else and co-mention.
 """
 
@@ -121,6 +124,14 @@ PREDICATES: tuple[tuple[str, Relation], ...] = (
         r"uses|used|using|use|relies on|relied on|depends on|depended on|runs on|built on"
         r"|built with|powered by|adopted|adopts",
         "uses",
+    ),
+    (
+        r"(?:(?:eldest|youngest|elder|younger|oldest|second|third|fourth|only|illegitimate|adopted|natural) )?"
+        r"(?:son|daughter|child|father|mother|parent|brother|sister|sibling|half brother|half sister|wife"
+        r"|husband|spouse|widow|widower|consort|grandson|granddaughter|grandchild|grandfather|grandmother"
+        r"|nephew|niece|uncle|aunt|cousin|stepson|stepdaughter|stepfather|stepmother) of"
+        r"|married|marries|marry|marrying|wed|weds|wedded|married to|engaged to|fathered|mothered",
+        "family",
     ),
     (
         r"related to|associated with|linked to|connected to|works with|worked with"
@@ -216,9 +227,13 @@ QUESTION_WORDS: tuple[tuple[str, tuple[Relation, ...], int], ...] = (
     (r"part of|component of|subsidiary|division of|branch of|section of", ("part_of",), 1),
     (r"uses|relies on|depends on|depended on|powered by|runs on|built on|built with", ("uses",), 1),
     (
+        r"married|marry|marries|spouses?|wife|wives|husband|widow|widower|child|children|sons?|daughters?"
+        r"|father|mother|parents?|siblings?|brothers?|sisters?",
+        ("family", "related_to"), 1,
+    ),
+    (
         r"related|relationship|connected|connection|linked to|associated with|works with|worked with"
-        r"|collaborated|collaborators?|partners?|married|marry|marries|spouses?|wife|wives|husband|widow|widower"
-        r"|child|children|sons?|daughters?|father|mother|parents?|siblings?|brothers?|sisters?"
+        r"|collaborated|collaborators?|partners?"
         r"|actors?|actress|starred|starring|portrayed|voiced"
         r"|played by|coach|coached|teammates?|students?|teachers?|taught|educated|studied|alma mater"
         r"|graduated|attended|record label|signed",
@@ -228,7 +243,7 @@ QUESTION_WORDS: tuple[tuple[str, tuple[Relation, ...], int], ...] = (
         r"grandfather|grandmother|grandparents?|grandsons?|granddaughters?|grandchild|grandchildren|uncle|aunt"
         r"|nephew|niece|cousins?|(?:father|mother|son|daughter|brother|sister)-in-law|in-laws?"
         r"|stepfather|stepmother|step-?sons?|step-?daughters?",
-        ("related_to",), 2,
+        ("family", "related_to"), 2,
     ),
 )  # fmt: skip
 

@@ -182,6 +182,41 @@ def test_no_maker_where_the_sentence_does_not_say_it(text: str) -> None:
     assert not any(t.relation == "created" for t in RULES.extract(text).triples)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Lucius Antonius\nLucius Antonius (20 BC – AD 25) was the eldest son of Iullus Antonius and Claudia"
+            " Marcella Major.",
+            {("family", "lucius antonius", "iullus antonius"), ("family", "lucius antonius", "claudia marcella major")},
+        ),
+        (  # a pronoun opens the sentence: the titled memory's subject is meant
+            "Louis the Pious\nLouis the Pious was King of the Franks. He was the son of Charlemagne and Hildegard.",
+            {("family", "louis the pious", "charlemagne"), ("family", "louis the pious", "hildegard")},
+        ),
+        ("Godomar II\nGodomar II (or Gundomar), son of king Gundobad, was king of Burgundy.",
+         {("family", "godomar ii", "gundobad")}),
+        ("Kim Jong-chul married Anna Lee in 2001.", {("family", "kim jong chul", "anna lee")}),
+    ],
+)  # fmt: skip
+def test_kin_and_spouses(text: str, expected: set[tuple[str, str, str]]) -> None:
+    """Encyclopedic "X was the son of Y": the first hop of "the paternal grandfather of X" (held-out
+    inference questions ask for chains of these)."""
+    assert expected <= triples(RULES.extract(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He was the son of Charlemagne.",  # a pronoun, and no titled memory to say whom it means
+        "Sam moved to Paris with Ana. The daughter of a baker opened a shop.",  # no name after "of"
+        "Ana met Bob and Carl in Rome.",
+    ],
+)
+def test_no_kin_where_the_sentence_does_not_say_it(text: str) -> None:
+    assert not any(t.relation == "family" for t in RULES.extract(text).triples)
+
+
 def test_comention_weights_and_window() -> None:
     text = "Alice, Bob, Carol, Dave and Erin met."
     ex = RULES.extract(text)

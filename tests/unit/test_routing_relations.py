@@ -36,6 +36,8 @@ def test_the_readme_question_names_three_relations_and_their_inverses() -> None:
         ("Who directed Big Eye?", "created"),  # "X is a film directed by Y": created(Y, X)
         ("Where were the performers of Brother formed?", "created"),  # "a song by the band Pearl Jam"
         ("Who is Kim Jong-chul married to?", "related_to"),
+        ("Who is Kim Jong-chul married to?", "family"),  # "X married Y", "X, wife of Y": family(X, Y)
+        ("Who is the paternal grandfather of Louis XIV?", "family"),
         ("Who is the spouse of the director of Big Eye?", "related_to"),
         ("Where was the composer of Aschenbrodel born?", "based_in"),
         ("In which county is Johnnycake located?", "located_in"),
