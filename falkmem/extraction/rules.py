@@ -14,7 +14,7 @@ from .lexicon import ROLE_COPULA
 from .names import capitalised_inside, name_spans, quoted_spans, split_sentences
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
-from .vocab import MAKERS, WORKS
+from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS
 
 __all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
 
@@ -156,9 +156,10 @@ class RuleExtractor:
                     soft.add(s.key)
         triples = self._typed(sentence, spans, types, soft)
         typed = {(t.subject, t.object) for t in triples}
-        triples += [t for t in _authored(sentence, spans) if (t.subject, t.object) not in typed]
-        typed = {(t.subject, t.object) for t in triples}
-        triples += [t for t in _kin(sentence, spans, topic) if (t.subject, t.object) not in typed]
+        for t in (*_authored(sentence, spans), *_kin(sentence, spans, topic)):
+            if (t.subject, t.object) not in typed:  # a pair the predicates typed keeps that relation
+                typed.add((t.subject, t.object))
+                triples.append(t)
         for d in derived:
             owner = next(o for o in spans if o.start <= d.start and d.end <= o.end)
             triples.append(Triple(subject=owner.key, relation="located_in", object=d.key))
@@ -275,9 +276,7 @@ def speaker_entity(speaker: str) -> EntityMention | None:
 
 
 _KIN = re.compile(
-    r"\b(?:(?:eldest|youngest|elder|younger|oldest|second|third|fourth|only|illegitimate|adopted|natural)\s+)?"
-    r"(?:son|daughter|child|wife|husband|widow|widower|consort|grandson|granddaughter|brother|sister)\s+of"
-    r"\s+(?:the\s+)?(?:(?!and\b|or\b)[a-z][\w'’-]*\s+){0,3}$",
+    rf"\b(?:(?:{KIN_ORDER})\s+)?(?:{KIN_OF})\s+of\s+(?:the\s+)?(?:(?!and\b|or\b)[a-z][\w'’-]*\s+){{0,3}}$",
     re.IGNORECASE,
 )
 """What comes right before a parent's (or spouse's) name: "the son of", "eldest daughter of king"."""
@@ -289,29 +288,32 @@ def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[
     """``family(X, Y)`` for "X (...) was the son of Y (and Z)", "X, daughter of Y, ...", and,
     in a titled memory, "He was the son of Y": X is the name that opens the sentence, or the
     memory's title entity when a pronoun opens it (encyclopedic text names its subject once)."""
-    if not spans:
-        return []
-    subject: tuple[str, str] | None = None
-    if not sentence[: spans[0].start].strip(" \t\"'“‘") and spans[0].type in _KIN_TYPES:
-        subject = spans[0].key, spans[0].name
+    opening = _opening(sentence, spans)
+    if opening is not None and opening.type in _KIN_TYPES:
+        subject, rest = opening.key, spans[1:]
     elif topic is not None and _PRONOUN.match(sentence):
-        subject = topic.key, topic.name
-    if subject is None:
+        subject, rest = topic.key, spans
+    else:
         return []
     out: list[Triple] = []
     last: Span | None = None  # the name just related: "son of Y and Z" relates Z the same way
     label = ""
-    for sp in spans[1:] if subject[0] == spans[0].key else spans:
-        said = _KIN.search(sentence, last.end if last is not None else 0, sp.start)
-        if sp.type in _KIN_TYPES and sp.key != subject[0]:
+    for sp in rest:
+        if sp.type in _KIN_TYPES and sp.key != subject:
+            said = _KIN.search(sentence, last.end if last is not None else 0, sp.start)
             if said is not None:
                 label = " ".join(said.group(0).split())
             if said is not None or (last is not None and sentence[last.end : sp.start].strip() == "and"):
-                out.append(Triple(subject=subject[0], relation="family", object=sp.key, label=label))
+                out.append(Triple(subject=subject, relation="family", object=sp.key, label=label))
                 last = sp
                 continue
         last = None
     return out
+
+
+def _opening(sentence: str, spans: list[Span]) -> Span | None:
+    """The name that opens the sentence (quotes before it allowed), or None."""
+    return spans[0] if spans and not sentence[: spans[0].start].strip(" \t\"'“‘") else None
 
 
 def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
@@ -320,10 +322,8 @@ def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
     maker is the last name of the run right after "by" ("by the American rock band Pearl Jam"
     is Pearl Jam, not American); "and", a comma or any other word but a lower-case description
     ends the run."""
-    if not spans or sentence[: spans[0].start].strip(" \t\"'“‘"):
-        return []
-    work = spans[0]
-    if work.type not in _MAKER_TYPES:
+    work = _opening(sentence, spans)
+    if work is None or work.type not in _MAKER_TYPES:
         return []
     opened = _IS_A.match(sentence, work.end)
     if opened is None:

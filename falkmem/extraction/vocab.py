@@ -60,6 +60,17 @@ RELATIONS: frozenset[str] = frozenset(get_args(Relation))
 
 # --- the words of each relation: one table for the extractor and the router -------------
 
+# Kin and spouses, as "X was the (eldest) son of Y" says them: the ``family`` predicates below and
+# the rule extractor's kin rule (``rules._kin``: "He was the son of Y" in a titled memory).
+KIN_OF = r"son|daughter|child|wife|husband|widow|widower|consort|grandson|granddaughter|brother|sister"
+"""Before "of Y" in "X was the son of Y": the kin rule's nouns (what encyclopedic text says of its subject)."""
+KIN = (
+    KIN_OF + r"|father|mother|parent|sibling|half brother|half sister|spouse|grandchild|grandfather|grandmother"
+    r"|nephew|niece|uncle|aunt|cousin|stepson|stepdaughter|stepfather|stepmother"
+)
+"""Every kin noun of the ``family`` predicates ("X, uncle of Y" between neighbouring names)."""
+KIN_ORDER = r"eldest|youngest|elder|younger|oldest|second|third|fourth|only|illegitimate|adopted|natural"
+
 # The extractor's predicates (``keys.lookup_relation``): the words between two entities of a
 # sentence, lower-cased, fillers and auxiliaries dropped, matched whole.
 PREDICATES: tuple[tuple[str, Relation], ...] = (
@@ -126,10 +137,7 @@ PREDICATES: tuple[tuple[str, Relation], ...] = (
         "uses",
     ),
     (
-        r"(?:(?:eldest|youngest|elder|younger|oldest|second|third|fourth|only|illegitimate|adopted|natural) )?"
-        r"(?:son|daughter|child|father|mother|parent|brother|sister|sibling|half brother|half sister|wife"
-        r"|husband|spouse|widow|widower|consort|grandson|granddaughter|grandchild|grandfather|grandmother"
-        r"|nephew|niece|uncle|aunt|cousin|stepson|stepdaughter|stepfather|stepmother) of"
+        rf"(?:(?:{KIN_ORDER}) )?(?:{KIN}) of"
         r"|married|marries|marry|marrying|wed|weds|wedded|married to|engaged to|fathered|mothered",
         "family",
     ),
