@@ -34,9 +34,8 @@ from .models import (
     Record,
     SearchResult,
 )
-from .ranking.leanings import called_speakers
 from .retrieval.filters import Filters, OneOrMany, build_filters
-from .retrieval.pipeline import ROLES, Retrieval, RouteArg, retrieve
+from .retrieval.pipeline import Retrieval, RouteArg, retrieve
 from .routing.router import RouterConfig
 from .storage.cypher import query
 from .storage.rows import hit_from_row
@@ -404,7 +403,7 @@ class Tenant:
             depth_reached=max((1 + len(p) for ps in r.paths.values() for p in ps), default=1 if r.via else 0),
             via={i: list(v) for i, v in r.via.items()}, linked=dict(r.linked), units=dict(r.units),
             similarity=dict(r.similarity), leanings={i: dict(v) for i, v in r.leaned.items()},
-            called=called_speakers(r.question, r.fused, r.rows, ROLES) if r.question is not None else {},
+            called=dict(r.called),
         )  # fmt: skip
 
     def context(
@@ -460,8 +459,7 @@ class Tenant:
         )
         r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         t = time.perf_counter()
-        called = called_speakers(r.question, r.fused, r.rows, ROLES) if r.question is not None else {}
-        items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None, called=called)
+        items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None, called=r.called)
         if include_history:
             items += evo.history_items(eng, self.id, r.hits)
         counter = eng.token_counter

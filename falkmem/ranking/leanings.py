@@ -293,6 +293,7 @@ def lean(
     *,
     roles: Mapping[str, str] | None = None,
     trace: dict[str, dict[str, float]] | None = None,
+    called: Mapping[str, str] | None = None,
 ) -> list[Fused]:
     """``fused`` with each candidate's leanings added to its score, re-sorted.
 
@@ -306,6 +307,8 @@ def lean(
         roles: speaker value (case-folded) → role, for the role leaning (``routing/who.py``).
         trace: when given, filled with what each leaning added to (or took from) each candidate
             it touched: ``{id: {"speaker": 0.2, "impersonal": -0.05, ...}}`` (``explain()``).
+        called: :func:`called_speakers` when the caller read them already (a search leans
+            twice and reads them once); None reads them from ``fused``.
 
     Returns:
         New ``Fused`` items (score changed, everything else kept), best first, ties as in fusion.
@@ -314,7 +317,9 @@ def lean(
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
-    called = {speaker_keys(s)[0] for s in called_speakers(question, fused, rows, roles or {})} if weights.speaker else set()
+    if called is None:
+        called = called_speakers(question, fused, rows, roles or {}) if weights.speaker else {}
+    named_by = {speaker_keys(s)[0] for s in called}
 
     def give(i: str, leaning: str, x: float) -> None:
         adds[i] += x
@@ -327,7 +332,7 @@ def lean(
         if weights.speaker and keys:
             hit = named.get(keys)
             if hit is None:
-                hit = named[keys] = keys[0] in called or _names_speaker(question, keys, roles or {})
+                hit = named[keys] = keys[0] in named_by or _names_speaker(question, keys, roles or {})
             if hit:
                 give(f.id, "speaker", weights.speaker)
         if weights.role and question.role and keys and (roles or {}).get(keys[0]) == question.role:

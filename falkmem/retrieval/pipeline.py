@@ -17,7 +17,7 @@ from ..evolution.recency import recency_weighted
 from ..models import Hit
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse_scores, rrf
-from ..ranking.leanings import DAY, Leanings, QuestionLeanings, lean, name_tokens, said_form
+from ..ranking.leanings import DAY, Leanings, QuestionLeanings, called_speakers, lean, name_tokens, said_form
 from ..ranking.rerank import NoReranker, rerank
 from ..routing.router import Plan, RouterConfig
 from ..routing.who import ASSISTANT_ROLES, USER_ROLES
@@ -68,6 +68,8 @@ class Retrieval:
     """What the question leaned on (the leanings' input)."""
     leaned: dict[str, dict[str, float]] = field(default_factory=dict)
     """What each leaning added to (or took from) each candidate's fused score, as ranked last."""
+    called: dict[str, str] = field(default_factory=dict)
+    """Speakers the question names by what the other speaker calls them (``leanings.called_speakers``)."""
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -273,8 +275,11 @@ def retrieve(
         time_explicit=s.time_weight_explicit, order=s.order_weight,
     )  # fmt: skip
 
+    called: dict[str, str] | None = None
+
     def fused_now() -> list[Fused]:
         """The channels so far, fused and leaned (before the links channel: its seeds; after: the ranking)."""
+        nonlocal called
         weights = {"keyword": s.keyword_weight, "graph": s.graph_weight, "links": s.links_weight}
         if s.fusion == "rrf":
             return rrf(lists, k=s.rrf_k, weights=weights)
@@ -282,7 +287,10 @@ def retrieve(
                             guard=s.fusion_guard)  # fmt: skip
         if trace:
             out.leaned = {}  # the last call's: the ranking the search returns
-        return lean(found, rows, question, lean_weights, roles=ROLES, trace=out.leaned if trace else None)
+        if called is None:  # read once, from the first fusion (its candidates hold the turns that call)
+            called = out.called = called_speakers(question, found, rows, ROLES) if s.speaker_weight else {}
+        return lean(found, rows, question, lean_weights, roles=ROLES, trace=out.leaned if trace else None,
+                    called=called)  # fmt: skip
 
     if links_on and qvec is not None:
         t = time.perf_counter()
