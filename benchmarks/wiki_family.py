@@ -13,74 +13,45 @@ extractor finds. Then ``python -m benchmarks run --dataset jsonl --file 2wiki-fa
 
 from __future__ import annotations
 
-import argparse
-import json
-import random
 import re
-from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import Path
 
-from .datasets.paths import shared_data
+from . import wiki_sets
 
 TEMPLATES = (
-    "Who is the paternal grandfather of {child}?",
-    "Where was the father of {child} born?",
-    "When did the father of {child} die?",
-    "Who is the grandparent of {child}?",
-    "What is the date of birth of the father of {child}?",
-    "Where did the father of {child} die?",
+    "Who is the paternal grandfather of {}?",
+    "Where was the father of {} born?",
+    "When did the father of {} die?",
+    "Who is the grandparent of {}?",
+    "What is the date of birth of the father of {}?",
+    "Where did the father of {} die?",
 )
 _NAME = r"((?:[A-Z][\w'’-]*\.?)(?:\s+(?:[A-Z][\w'’-]*\.?|de|van|von|da|di|del|la|le|of))*)"
 _CHILD_OF = re.compile(
     r"\b(?:(?:eldest|youngest|second|third|only|illegitimate)\s+)?(?:son|daughter|child)\s+of\s+(?:the\s+)?"
     r"(?:[a-z][\w-]*\s+){0,2}" + _NAME
 )
-_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)")
 
 
 def pairs(corpus: Sequence[dict[str, str]]) -> list[tuple[int, int]]:
     """(child passage, parent passage) for each passage that names the person's parent ("the son
     of Y"; the first name after it: the father, as such passages write it) when the parent has a
     passage of their own (titles that name one passage only)."""
-    by_title: dict[str, list[int]] = defaultdict(list)
-    for i, p in enumerate(corpus):
-        by_title[p["title"]].append(i)
+    titles = wiki_sets.by_title(corpus)
     out: list[tuple[int, int]] = []
     for i, p in enumerate(corpus):
         m = _CHILD_OF.search(p["text"])
         if m is None:
             continue
         name = re.sub(r"\s+of$", "", m.group(1).rstrip("."))
-        if name != p["title"] and len(by_title.get(name, ())) == 1 and len(by_title[p["title"]]) == 1:
-            out.append((i, by_title[name][0]))
+        if name != p["title"] and len(titles.get(name, ())) == 1 and len(titles[p["title"]]) == 1:
+            out.append((i, titles[name][0]))
     return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.wiki_family", description=__doc__)
-    ap.add_argument("--out", type=Path, required=True, help="the JSON Lines file to write")
-    ap.add_argument("--questions", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=29)
-    ap.add_argument("--corpus", type=Path, default=None, help="2wikimultihopqa_corpus.json")
-    args = ap.parse_args(argv)
-    path = args.corpus or shared_data("2wikimultihopqa_corpus_only") / "2wikimultihopqa_corpus.json"
-    corpus = json.loads(path.read_text(encoding="utf-8"))
-    chosen = pairs(corpus)
-    random.Random(args.seed).shuffle(chosen)
-    chosen = chosen[: args.questions]
-    with args.out.open("w", encoding="utf-8") as f:
-        for i, p in enumerate(corpus):
-            memory = {"type": "memory", "tenant": "2wiki", "id": f"p{i:05d}", "text": p["title"] + "\n" + p["text"],
-                      "kind": "document"}  # fmt: skip
-            f.write(json.dumps(memory) + "\n")
-        for n, (child, parent) in enumerate(chosen):
-            question = {"type": "question", "tenant": "2wiki", "id": f"q{n}", "hops": 2, "category": "inference",
-                        "text": _DISAMBIGUATOR.sub("", TEMPLATES[n % len(TEMPLATES)].format(child=corpus[child]["title"])),
-                        "gold": [f"p{child:05d}", f"p{parent:05d}"]}  # fmt: skip
-            f.write(json.dumps(question) + "\n")
-    print(f"{len(corpus)} passages, {len(chosen)} questions -> {args.out}")
-    return 0
+    return wiki_sets.main(argv, prog="python -m benchmarks.wiki_family", doc=__doc__, pairs=pairs, templates=TEMPLATES,
+                          category="inference", seed=29)  # fmt: skip
 
 
 if __name__ == "__main__":
