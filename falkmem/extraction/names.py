@@ -41,6 +41,8 @@ _OPENER = re.compile(r"(?:^|[:(\[\"\u201c*#>\u2022-]|\b\d{1,3}[.)])\W*$")
 _OPENER_REACH = 4  # an _OPENER match starts at most this far before the non-word run it ends with
 _HONORIFIC_REACH = 5  # "Prof.": an _HONORIFIC match starts this far at most before its spaces
 _APOSTROPHE = re.compile(r"['\u2019]")
+_INITIAL_GAP = re.compile(r"\.[ \t]+")
+_NUMERAL_LETTERS = frozenset("IVX")
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
@@ -120,12 +122,38 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
     texts = [m.group() for m in words]
     first_word = words[0] if words else None
     capitalised = [_capitalised(t) for t in texts]
+    n = len(words)
+    # An initial opens the name after it ("P. G. Wodehouse", "George H. W. Bush", "A. R. Rahman"):
+    # a capital letter, a full stop, a space, then another initial or a capitalised word that
+    # opens no sentence ("He got a B. Then ...") and is no common word ending the name there
+    # ("... until the end of World War I. Born in Starnberg"); "I", "V", "X" after a
+    # capitalised word are numerals ("Henry V. He ...", "Malcolm X.").
 
-    def adjacent(a: int, b: int) -> bool:
-        gap = sentence[words[a].end() : words[b].start()]
+    def spaced(a: int) -> bool:  # the next word follows on the same line, after spaces only
+        gap = sentence[words[a].end() : words[a + 1].start()]
         return gap.isspace() and "\n" not in gap
 
-    i, n = 0, len(words)
+    initial = [False] * n
+    for k in range(n - 2, -1, -1):
+        initial[k] = (
+            _initial(texts[k])
+            and _INITIAL_GAP.fullmatch(sentence, words[k].end(), words[k + 1].start()) is not None
+            and not (texts[k] in _NUMERAL_LETTERS and k > 0 and capitalised[k - 1])
+            and (
+                initial[k + 1]
+                or (
+                    capitalised[k + 1]
+                    and _bare(texts[k + 1]) not in SENTENCE_STARTERS
+                    and not (is_common_word(texts[k + 1]) and not (k + 2 < n and capitalised[k + 2] and spaced(k + 1)))
+                )
+            )
+        )
+    capitalised = [c or a for c, a in zip(capitalised, initial, strict=True)]
+
+    def adjacent(a: int, b: int) -> bool:
+        return initial[a] or spaced(a)
+
+    i = 0
     for k in [k for k, c in enumerate(capitalised) if c]:  # a run starts on a capitalised word
         if k < i:
             continue  # inside the run before
@@ -145,9 +173,13 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
         run = words[i : j + 1]
         i = j + 1
         starts_sentence = run[0] is first_word
-        while run and (
-            _bare(run[0].group()) in LEADING_STOP
-            or (starts_sentence and run[0] is first_word and _starter(run[0].group()))
+        while (
+            run
+            and not initial[i - len(run)]
+            and (
+                _bare(run[0].group()) in LEADING_STOP
+                or (starts_sentence and run[0] is first_word and _starter(run[0].group()))
+            )
         ):
             run = run[1:]
         while run and run[-1].group().casefold() in CONNECTORS:
@@ -166,6 +198,11 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
             yield from _make_name(sentence, words, run, i)
 
 
+def _initial(word: str) -> bool:
+    """A single capital letter: with the full stop after it, an initial ("P." of "P. G. Wodehouse")."""
+    return len(word) == 1 and word.isupper()
+
+
 def _bare(word: str) -> str:
     """The word without a contraction or possessive ("That's" -> "that"), case-folded."""
     return _APOSTROPHE.split(word, maxsplit=1)[0].casefold()
@@ -178,7 +215,9 @@ def _starter(word: str) -> bool:
 
 def _make_name(sentence: str, words: list[_Word], run: list[_Word], after: int) -> Iterator[Span]:
     start, end = run[0].start(), run[-1].end()
-    parts = [w.group() for w in run]
+    # an initial keeps its full stop ("P. G. Wodehouse"; the key drops it: "p g wodehouse")
+    parts = [w.group() + "." if k < len(run) - 1 and _initial(w.group()) and sentence[w.end()] == "." else w.group()
+             for k, w in enumerate(run)]  # fmt: skip
     parts[-1] = _POSSESSIVE.sub("", parts[-1]) or parts[-1]
     etype: EntityType | None = None
     head: str | None = None
@@ -223,8 +262,9 @@ def _type_of(sentence: str, start: int, parts: list[str], lows: list[str]) -> En
     last = before.rsplit(None, 1)
     if last and last[-1].casefold() in PLACE_PREPOSITIONS:
         return "place"
-    if 2 <= len(parts) <= 3 and all(
-        p.isalpha() and p[0].isupper() and p[1:].islower() for p in parts if len(p) > 1
+    core = [p for p in parts if not _initial(p.rstrip("."))]
+    if 2 <= len(parts) and 1 <= len(core) <= 3 and all(
+        p.isalpha() and p[0].isupper() and p[1:].islower() for p in core if len(p) > 1
     ):
         return "person"
     return "other"
