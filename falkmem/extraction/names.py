@@ -144,7 +144,10 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
                 or (
                     capitalised[k + 1]
                     and _bare(texts[k + 1]) not in SENTENCE_STARTERS
-                    and not (is_common_word(texts[k + 1]) and not (k + 2 < n and capitalised[k + 2] and spaced(k + 1)))
+                    and not (
+                        is_common_word(texts[k + 1])
+                        and not (k + 2 < n and capitalised[k + 2] and spaced(k + 1))
+                    )
                 )
             )
         )
@@ -263,8 +266,10 @@ def _type_of(sentence: str, start: int, parts: list[str], lows: list[str]) -> En
     if last and last[-1].casefold() in PLACE_PREPOSITIONS:
         return "place"
     core = [p for p in parts if not _initial(p.rstrip("."))]
-    if 2 <= len(parts) and 1 <= len(core) <= 3 and all(
-        p.isalpha() and p[0].isupper() and p[1:].islower() for p in core if len(p) > 1
+    if (
+        len(parts) >= 2
+        and 1 <= len(core) <= 3
+        and all(p.isalpha() and p[0].isupper() and p[1:].islower() for p in core if len(p) > 1)
     ):
         return "person"
     return "other"

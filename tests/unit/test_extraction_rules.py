@@ -217,6 +217,39 @@ def test_no_kin_where_the_sentence_does_not_say_it(text: str) -> None:
     assert not any(t.relation == "family" for t in RULES.extract(text).triples)
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("It is based on the novel written by P. G. Wodehouse.", {"p g wodehouse"}),
+        ("George H. W. Bush met Franklin D. Roosevelt's grandson.", {"george h w bush", "franklin d roosevelt"}),
+        ("The film was directed by P. A. Backer and scored by A. R. Rahman.", {"p a backer", "r rahman"}),
+        ("I. M. Pei designed it.", {"i m pei"}),
+        ("He was directed by J. Lee Thompson in London.", {"j lee thompson", "london"}),
+    ],
+)  # fmt: skip
+def test_an_initial_opens_the_name_after_it(text: str, names: set[str]) -> None:
+    """A name with initials is one person ("P. G. Wodehouse"), not the entities P, G and Wodehouse:
+    a single letter is shared by every name with that initial (a walk from "P" reached "P. Bhaskaran")."""
+    keys = {e.key for e in RULES.extract(text).entities}
+    assert names <= keys
+    assert not any(len(k) == 1 for k in keys), keys
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("The empire lasted until the end of World War I. Born in Starnberg, he moved to Rome.", {"world war", "starnberg"}),
+        ("The crown passed to Henry V. He ruled France.", {"henry v", "france"}),
+        ("Ana got a B. Then she left for Paris.", {"ana", "paris"}),
+    ],
+)  # fmt: skip
+def test_no_initial_where_a_sentence_goes_on(text: str, names: set[str]) -> None:
+    """A numeral after a name, or a letter before a sentence opener, opens no name."""
+    keys = {e.key for e in RULES.extract(text).entities}
+    assert names <= keys, keys
+    assert not any(k.startswith(("world war i ", "henry v ", "b then")) for k in keys), keys
+
+
 def test_comention_weights_and_window() -> None:
     text = "Alice, Bob, Carol, Dave and Erin met."
     ex = RULES.extract(text)
