@@ -144,6 +144,8 @@ class RuleExtractor:
         candidates += [*quoted_spans(sentence), *name_spans(masked, confirmed)]
         if known is not None and len(known):
             candidates += _known_spans(sentence, known)
+        if topic is not None and (opening := _title_span(sentence, topic)) is not None:
+            candidates.append(opening)
         spans, derived = _select(candidates)
         types: dict[str, EntityType] = {}
         names: dict[str, str] = {}
@@ -309,6 +311,17 @@ def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[
                 continue
         last = None
     return out
+
+
+def _title_span(sentence: str, topic: EntityMention) -> Span | None:
+    """The whole title where a sentence of a titled memory opens with it ("Night Train to Dover is
+    a 1952 film directed by ..."): the subject of what the sentence says, where the capitalised
+    runs would only give "Night Train" and "Dover"."""
+    start = len(sentence) - len(sentence.lstrip(" \t\"'“‘"))
+    end = start + len(topic.name)
+    if sentence[start:end].casefold() != topic.name.casefold() or (end < len(sentence) and sentence[end].isalnum()):
+        return None
+    return Span(start, end, topic.name, topic.key, "other", RANK_NAME)
 
 
 def _opening(sentence: str, spans: list[Span]) -> Span | None:
