@@ -319,7 +319,7 @@ def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     runs would only give "Night Train" and "Dover"."""
     start = len(sentence) - len(sentence.lstrip(" \t\"'“‘"))
     end = start + len(topic.name)
-    if sentence[start:end].casefold() != topic.name.casefold() or (end < len(sentence) and sentence[end].isalnum()):
+    if sentence[start:end].casefold() != topic.name.casefold() or sentence[end : end + 1].isalnum():
         return None
     return Span(start, end, topic.name, topic.key, "other", RANK_NAME)
 

@@ -250,6 +250,27 @@ def test_no_initial_where_a_sentence_goes_on(text: str, names: set[str]) -> None
     assert not any(k.startswith(("world war i ", "henry v ", "b then")) for k in keys), keys
 
 
+@pytest.mark.parametrize(
+    ("text", "triple"),
+    [
+        ("Night Train to Dover\nNight Train to Dover is a 1952 British drama film directed by Ruth Calder.",
+         ("created", "ruth calder", "night train to dover")),
+        ("Taming of the Fire\nTaming of the fire is a 1972 Soviet drama film directed by Daniil Khrabrovitsky.",
+         ("created", "daniil khrabrovitsky", "taming of the fire")),
+        ('"Heroes" (song)\n"Heroes" is a song by David Bowie.', ("created", "david bowie", "heroes")),
+    ],
+)  # fmt: skip
+def test_a_sentence_that_opens_with_the_title_names_it_whole(text: str, triple: tuple[str, str, str]) -> None:
+    """The capitalised runs of "Night Train to Dover" are "Night Train" and "Dover"; the sentence's
+    subject is the memory's whole title, which a question names ("the director of Night Train to Dover")."""
+    assert triple in triples(RULES.extract(text))
+
+
+def test_the_title_is_no_subject_where_the_sentence_does_not_open_with_it() -> None:
+    ex = RULES.extract("Night Train to Dover\nThe film was directed by Ruth Calder in Dover.")
+    assert ("created", "ruth calder", "night train to dover") not in triples(ex)
+
+
 def test_comention_weights_and_window() -> None:
     text = "Alice, Bob, Carol, Dave and Erin met."
     ex = RULES.extract(text)
