@@ -315,11 +315,19 @@ def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[
 
 def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     """The whole title where a sentence of a titled memory opens with it ("Night Train to Dover is
-    a 1952 film directed by ..."): the subject of what the sentence says, where the capitalised
-    runs would only give "Night Train" and "Dover"."""
-    start = len(sentence) - len(sentence.lstrip(" \t\"'“‘"))
+    a 1952 film directed by ...", "The Allegory of ... is a painting by ..."): the subject of what
+    the sentence says, where the capitalised runs would only give "Night Train" and "Dover". Not
+    on the title line itself: the memory is about its whole title anyway (``whole_title``), and
+    the names inside the title stay what it is about too ("Lorenzo Costa" of "Lorenzo Costa the
+    Younger", the bridge from a passage that names him so)."""
+    start = len(sentence) - len(sentence.lstrip(" \t\"'\u201c\u2018"))
+    if sentence[start : start + 4] == "The " and not topic.name.startswith("The "):
+        start += 4
     end = start + len(topic.name)
     if sentence[start:end].casefold() != topic.name.casefold() or sentence[end : end + 1].isalnum():
+        return None
+    rest = sentence[end:].strip(" \t\"'\u201d\u2019")
+    if not rest or rest.startswith("("):
         return None
     return Span(start, end, topic.name, topic.key, "other", RANK_NAME)
 
