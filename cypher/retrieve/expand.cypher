@@ -1,6 +1,6 @@
 // name: expand
 // mode: read
-// params: seeds, named, named_weight, max_score, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, relations, depth, walk_from, walk_per_entity, walk_fanout, walk_weight, evidence_weight, walk_floor, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: seeds, named, named_weight, max_score, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, relations, depth, walk_from, walk_per_entity, walk_fanout, walk_weight, evidence_weight, reach_weight, walk_floor, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The graph channel in one round trip: from the memories the vector channel ranked first
 // ($seeds: [{id, w}], w = the seed's weight) to the entities they mention, then to the other
 // memories that mention the same entities. This finds the memory a chain of facts needs next
@@ -39,7 +39,11 @@
 //   rather than add to it. The memories that state a walked edge (its artifact_ids) get
 //   $evidence_weight times what it passed ("Priya Chandran reports to Marcus Webb" for the
 //   question's "manages"); the entity reached leads to the memories about it as a bridge
-//   does. Edges of other relations are not walked.
+//   does, and where the steps that reached it were all typed, those memories also get
+//   $reach_weight times what they got for being about it, counted with what stated edges get:
+//   the director's passage reached from the film a question names over `created` is on the
+//   chain, the actors' passages the film's passage merely names are not. Edges of other
+//   relations are not walked.
 // A memory whose links all count 0 is not returned, and `via` names only the links that count.
 // A memory's score is capped at $max_score (after ranking by the uncapped sum): one titled like
 // several bridges at once ("Atomic bombings of Hiroshima and Nagasaki" for the bridges
@@ -138,21 +142,21 @@ CALL {
                   path: path + [[startNode(r).name, r.relation, endNode(r).name]], ids: r.artifact_ids, via: o.name}) AS second
 }
 WITH level1, level2, first + second AS walked
-WITH [l IN level1 + level2 | {e: l.e, w: l.w, path: l.path, g: false}] + [x IN walked | {e: x.e, w: x.w, path: x.path, g: x.g}] AS reached,
+WITH [l IN level1 + level2 | {e: l.e, w: l.w, path: l.path, g: false, ty: false}] + [x IN walked | {e: x.e, w: x.w, path: x.path, g: x.g, ty: NOT x.g}] AS reached,
      [x IN walked WHERE $evidence_weight > 0 | {ids: x.ids, w: x.t * $evidence_weight, path: x.path, via: x.via, g: x.g}] AS stated
 CALL {
   WITH reached
   UNWIND reached AS l
   WITH l.e AS e, sum(CASE WHEN l.g THEN 0.0 ELSE l.w END) AS w, sum(CASE WHEN l.g THEN l.w ELSE 0.0 END) AS wg,
-       [p IN collect(l.path) WHERE size(p) > 0][..1] AS paths
+       sum(CASE WHEN l.ty THEN l.w ELSE 0.0 END) AS wt, [p IN collect(l.path) WHERE size(p) > 0][..1] AS paths
   CALL {
     WITH e
     MATCH (c:Artifact)-[ref:REFERENCES]->(e)
     RETURN c, coalesce(ref.head, false) AS head LIMIT $max_mentions
   }
-  WITH c, e, paths, CASE WHEN head THEN 1.0 + $head_weight ELSE $tail_weight END AS link, w, wg
+  WITH c, e, paths, CASE WHEN head THEN 1.0 + $head_weight ELSE $tail_weight END AS link, w, wg, wt
   WHERE link > 0
-  RETURN collect({c: c, s: w * link, sg: wg * link, t: 0.0, tg: 0.0, via: e.name, paths: paths}) AS about
+  RETURN collect({c: c, s: w * link, sg: wg * link, t: wt * link * $reach_weight, tg: 0.0, via: e.name, paths: paths}) AS about
 }
 CALL {
   WITH stated

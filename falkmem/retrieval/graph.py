@@ -29,6 +29,8 @@ class Walk:
             divided by how many of them there are.
         weight: the share of an entity's activation its matching edges pass on together.
         evidence: what a memory stating a walked edge gets, times what the edge passed.
+        reach: what a memory about an entity reached over typed edges only gets besides, times
+            what it got for being about it (counted, and capped, with ``evidence``).
         floor: the cosine a memory needs for what a related_to (co-mention) step reached to
             count: the weakest of the vector channel's candidates (-2: every memory).
     """
@@ -40,6 +42,7 @@ class Walk:
     fanout: int = 50
     weight: float = 1.0
     evidence: float = 3.0
+    reach: float = 0.0
     floor: float = -2.0
 
 
@@ -121,7 +124,7 @@ def expand(
             "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight, "tail_weight": tail_weight,
             "max_hops": max_hops, "hop_weight": hop_weight, "relations": list(w.relations), "depth": w.depth,
             "walk_from": w.start, "walk_per_entity": w.per_entity, "walk_fanout": w.fanout, "walk_weight": float(w.weight),
-            "evidence_weight": float(w.evidence), "walk_floor": float(w.floor), "limit": limit, "vector": vector_param(vector),
+            "evidence_weight": float(w.evidence), "reach_weight": float(w.reach), "walk_floor": float(w.floor), "limit": limit, "vector": vector_param(vector),
             "as_of": as_of, **(filters or Filters()).params(),
         },
     )  # fmt: skip

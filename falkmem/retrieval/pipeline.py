@@ -255,7 +255,7 @@ def retrieve(
             hop_weight=s.graph_hop_weight, limit=max(s.graph_limit, pool), as_of=as_of, filters=filters,
             walk=Walk(relations=plan.relations, depth=min(plan.depth, s.graph_walk_depth), start=s.graph_walk_from,
                       per_entity=s.graph_walk_per_entity, fanout=s.graph_walk_fanout, weight=s.graph_walk_weight,
-                      evidence=s.graph_evidence_weight, floor=min((sim for _, sim in vec), default=-2.0)),
+                      evidence=s.graph_evidence_weight, reach=s.graph_reach_weight, floor=min((sim for _, sim in vec), default=-2.0)),
         )  # fmt: skip
     if "vector" in wanted:
         lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(vec)]
