@@ -26,10 +26,13 @@ _TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
 _PERSON_SUBJECT: frozenset[str] = frozenset({"leads", "manages", "reports_to", "holds_role"})
 _IS_A = re.compile(
-    r"[\"'”’)]*\s*(?:\([^()]*\)\s*)?,?\s*(?:is|was|are|were)\s+(?:(?:also|originally)\s+)?(?:an?|the|one of the)\s+",
+    r"[\"'”’)]*\s*(?:\([^()]*\)\s*)?(?:,\s*(?:also\s+)?(?:known|released|titled)\s+as\s+[^,;:()]{1,80})?,?\s*"
+    r"(?:is|was|are|were)\s+(?:(?:also|originally)\s+)?(?:an?|the|one of the)\s+",
     re.IGNORECASE,
 )
-"""What follows the subject of a sentence that says what it is ("Aschenbrödel ("Cinderella") is a")."""
+"""What follows the subject of a sentence that says what it is ("Aschenbrödel ("Cinderella") is a",
+"The King on Main Street, also known as The King, is a")."""
+_PARENTHESIS = re.compile(r"\([^()]*\)")
 _WORK = re.compile(rf"\b(?:{WORKS})\b", re.IGNORECASE)
 _MADE_BY = re.compile(rf"\b(?:{MAKERS}|{WORKS})\s+by\s+(?:the\s+)?", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[;:]|\s--?\s")
@@ -327,7 +330,7 @@ def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     if sentence[start:end].casefold() != topic.name.casefold() or sentence[end : end + 1].isalnum():
         return None
     rest = sentence[end:].strip(" \t\"'\u201d\u2019")
-    if not rest or rest.startswith("("):
+    if not rest or _PARENTHESIS.fullmatch(rest):  # the title line: "Return of the Hero (film)"
         return None
     return Span(start, end, topic.name, topic.key, "other", RANK_NAME)
 
