@@ -258,6 +258,10 @@ def test_no_initial_where_a_sentence_goes_on(text: str, names: set[str]) -> None
         ("Taming of the Fire\nTaming of the fire is a 1972 Soviet drama film directed by Daniil Khrabrovitsky.",
          ("created", "daniil khrabrovitsky", "taming of the fire")),
         ('"Heroes" (song)\n"Heroes" is a song by David Bowie.', ("created", "david bowie", "heroes")),
+        ("Under the Cards\nUnder the Cards (French: Le dessous des cartes) is a 1948 French crime film directed by"
+         " André Cayatte.", ("created", "andré cayatte", "under the cards")),
+        ("The King on Main Street\nThe King on Main Street, also known as The King, is a 1925 American comedy film"
+         " directed by Monta Bell.", ("created", "monta bell", "king on main street")),
     ],
 )  # fmt: skip
 def test_a_sentence_that_opens_with_the_title_names_it_whole(text: str, triple: tuple[str, str, str]) -> None:
