@@ -32,7 +32,8 @@ _IS_A = re.compile(
 )
 """What follows the subject of a sentence that says what it is ("Aschenbrödel ("Cinderella") is a",
 "The King on Main Street, also known as The King, is a")."""
-_PARENTHESIS = re.compile(r"\([^()]*\)")
+_QUOTES_BEFORE = " \t\"'\u201c\u2018"
+"""What may stand before the name that opens a sentence (white space, opening quotes)."""
 _WORK = re.compile(rf"\b(?:{WORKS})\b", re.IGNORECASE)
 _MADE_BY = re.compile(rf"\b(?:{MAKERS}|{WORKS})\s+by\s+(?:the\s+)?", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[;:]|\s--?\s")
@@ -323,21 +324,21 @@ def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     on the title line itself: the memory is about its whole title anyway (``whole_title``), and
     the names inside the title stay what it is about too ("Lorenzo Costa" of "Lorenzo Costa the
     Younger", the bridge from a passage that names him so)."""
-    start = len(sentence) - len(sentence.lstrip(" \t\"'\u201c\u2018"))
+    start = len(sentence) - len(sentence.lstrip(_QUOTES_BEFORE))
     if sentence[start : start + 4] == "The " and not topic.name.startswith("The "):
         start += 4
     end = start + len(topic.name)
     if sentence[start:end].casefold() != topic.name.casefold() or sentence[end : end + 1].isalnum():
         return None
     rest = sentence[end:].strip(" \t\"'\u201d\u2019")
-    if not rest or _PARENTHESIS.fullmatch(rest):  # the title line: "Return of the Hero (film)"
+    if not rest or _DISAMBIGUATOR.fullmatch(rest):  # the title line: "Return of the Hero (film)"
         return None
     return Span(start, end, topic.name, topic.key, "other", RANK_NAME)
 
 
 def _opening(sentence: str, spans: list[Span]) -> Span | None:
     """The name that opens the sentence (quotes before it allowed), or None."""
-    return spans[0] if spans and not sentence[: spans[0].start].strip(" \t\"'“‘") else None
+    return spans[0] if spans and not sentence[: spans[0].start].strip(_QUOTES_BEFORE) else None
 
 
 def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
@@ -375,7 +376,7 @@ def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
                 continue
             maker, at = sp, sp.end
         if maker is not None and len(maker.key.rsplit(" ", 1)[-1]) < 2:
-            maker = None  # cut at an initial ("F. Scott Fitzgerald" read as "F"): better none
+            maker = None  # a name that ends in a letter ("by John B."): cut short, better none
         if maker is not None and maker.key != work.key:
             said = by.group(0).split()  # "directed by", "song by the"
             label = " ".join(said[:-1] if said[-1].casefold() == "the" else said)
