@@ -58,3 +58,13 @@ def unit_vector(i: int, dim: int = 384) -> list[float]:
     v[(i * 7 + 3) % dim] += 0.5
     n = sum(x * x for x in v) ** 0.5
     return [x / n for x in v]
+
+
+def built_set(main: Any, corpus: list[dict[str, str]], tmp_path: Path) -> list[dict[str, Any]]:
+    """Run a 2Wiki-built check's writer (``benchmarks.wiki_*.main``) on ``corpus``; the objects of
+    the JSON Lines file it wrote (passages as memories, then the questions)."""
+    path = tmp_path / "corpus.json"
+    path.write_text(json.dumps(corpus), encoding="utf-8")
+    out = tmp_path / "set.jsonl"
+    assert main(["--out", str(out), "--corpus", str(path)]) == 0
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]

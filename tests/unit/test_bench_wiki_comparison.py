@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from benchmarks.wiki_comparison import main, quads
+from tests.helpers import built_set
 
 CORPUS = [
     {"title": "Jazz Boat", "text": "Jazz Boat is a 1960 British musical film directed by Ken Hughes."},
@@ -21,11 +21,7 @@ def test_two_films_with_directors_of_their_own() -> None:
 
 
 def test_the_file_holds_every_passage_and_the_questions(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus.json"
-    corpus.write_text(json.dumps(CORPUS), encoding="utf-8")
-    out = tmp_path / "set.jsonl"
-    assert main(["--out", str(out), "--corpus", str(corpus)]) == 0
-    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    lines = built_set(main, CORPUS, tmp_path)
     assert [o["type"] for o in lines] == ["memory"] * 5 + ["question"]
     assert lines[-1]["text"] == "Which film has the director who was born later, Jazz Boat or Palo Alto?"
     assert lines[-1]["gold"] == ["p00000", "p00001", "p00002", "p00003"]

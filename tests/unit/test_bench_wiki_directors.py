@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from benchmarks.wiki_directors import main, pairs
+from tests.helpers import built_set
 
 CORPUS = [
     {"title": "Kamakalawa", "text": "Kamakalawa is a 1981 Filipino fantasy film directed by Eddie Romero. It stars Chat Silayan."},
@@ -20,11 +20,7 @@ def test_a_film_whose_first_sentence_names_a_director_with_a_passage() -> None:
 
 
 def test_the_file_holds_every_passage_and_the_questions(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus.json"
-    corpus.write_text(json.dumps(CORPUS), encoding="utf-8")
-    out = tmp_path / "set.jsonl"
-    assert main(["--out", str(out), "--corpus", str(corpus)]) == 0
-    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    lines = built_set(main, CORPUS, tmp_path)
     assert [o["type"] for o in lines] == ["memory"] * 4 + ["question"]
     assert lines[-1]["text"] == "Where was the director of film Kamakalawa born?"
     assert lines[-1]["gold"] == ["p00000", "p00001"]
