@@ -568,3 +568,33 @@ def test_a_question_for_the_latest_state_takes_the_newer_statement_too() -> None
     # a question that does not ask for the latest state keeps the discount
     plain_q = pack("What is my highest score in Ticket to Ride?", items, budget_tokens=100, counter=RegexTokenCounter())
     assert "132 points" not in plain_q.text
+
+
+def _theater_chat() -> list[ContextItem]:
+    """LongMemEval's "What play did I attend at the local community theater?", cut short: the
+    user names a friend in the turn that matches the question; the assistant's reply names her
+    again; the play is in the user's next turn."""
+    who = {"u": "user", "a": "assistant"}
+    texts = [
+        ("u2", "u", "I recently went to a play at the local community theater, and the lead actress reminded "
+                    "me of my friend Emily."),
+        ("a3", "a", "That's great to hear! Perhaps Emily could audition for a role there. Emily could also "
+                    "take acting classes for adults."),
+        ("u4", "u", "I was thinking of getting Emily to audition. The play I attended was a production of The "
+                    "Glass Menagerie."),
+        *((f"f{i}", "a", f"Filler turn {i} about gardening and tomatoes in the spring.") for i in range(12)),
+    ]
+    return [
+        item(i, t, 1.0 - n / 20, speaker=who[role], session="s1", at=T0 + timedelta(minutes=n))
+        for n, (i, role, t) in enumerate(texts)
+    ]
+
+
+def test_a_name_in_a_chat_turn_is_no_bridge() -> None:
+    # A name first met in a chosen passage sentence is a bridge: the passages naming it are the
+    # chain's next hop. In a chat the friend the user names is the topic; the assistant's turn
+    # naming her again elaborates it, and as a bridge it took the tokens the play's name needed.
+    q = "What play did I attend at the local community theater?"
+    out = pack(q, _theater_chat(), budget_tokens=80, counter=COUNTER)
+    assert "Glass Menagerie" in out.text, out.text
+    assert "Perhaps Emily" not in out.text, out.text
