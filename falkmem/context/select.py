@@ -258,10 +258,12 @@ def select(
     A name first met in a chosen sentence that the question does not hold and few other
     candidates mention (at most a fifth of them) is a bridge: the memories that mention it
     get the rank prior ``weights.bridge`` at least, and their sentences naming it the chain
-    gain, so the next hop is chosen though it shares no word with the question. Chat turns
-    (memories with a speaker) take no part: a name in a turn is the conversation's topic, and the
-    turns that name it again elaborate it (an assistant's list of "Indian" wedding jewellery
-    after the user's "jewelry in Indian weddings"); they are no next hop.
+    gain, so the next hop is chosen though it shares no word with the question. Not within one
+    conversation: a name that a chat turn (a memory with a speaker) shares with a turn of its
+    own session is the conversation's topic, and the turns naming it again elaborate it (an
+    assistant's list of "Indian" wedding jewellery after the user's "jewelry in Indian
+    weddings"); across sessions it is the same thing met again (the trip booked in one session,
+    its delay in another).
     """
     state = _State(entries, by_time, show_dates, full, legend, meter=meter)
     covered: dict[str, int] = {}
@@ -371,19 +373,22 @@ def select(
         fresh = {
             n for i in new for n in e.analysis.names_of(i)
             if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
-        } if asked is not None and e.speaker is None else set()  # fmt: skip
+        } if asked is not None else set()  # fmt: skip
         if fresh:
             bridges.update(fresh)
             for j, near in enumerate(entries):
-                if j != idx and near.speaker is None and not names[j].isdisjoint(fresh):
-                    boosted = near.prior < weights.bridge
-                    near.prior = max(near.prior, weights.bridge)
-                    score_entry(near, query, weights, frozenset(bridges))
-                    for g2 in groups[j]:  # re-rank what the bridge made worth more
-                        if not set(g2) <= near.chosen and (
-                            boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
-                        ):
-                            push(j, g2, None, gain(near, g2) / estimate(j, g2))
+                if j == idx or names[j].isdisjoint(fresh):
+                    continue
+                if (near.speaker is not None or e.speaker is not None) and near.session == e.session:
+                    continue  # a name again in the same conversation is its topic, not a next hop
+                boosted = near.prior < weights.bridge
+                near.prior = max(near.prior, weights.bridge)
+                score_entry(near, query, weights, frozenset(bridges))
+                for g2 in groups[j]:  # re-rank what the bridge made worth more
+                    if not set(g2) <= near.chosen and (
+                        boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
+                    ):
+                        push(j, g2, None, gain(near, g2) / estimate(j, g2))
         if not was_open:
             if connections is None:
                 for t in e.triples:

@@ -590,10 +590,12 @@ def _theater_chat() -> list[ContextItem]:
     ]
 
 
-def test_a_name_in_a_chat_turn_is_no_bridge() -> None:
+def test_a_name_in_a_chat_turn_is_no_bridge_within_its_session() -> None:
     # A name first met in a chosen passage sentence is a bridge: the passages naming it are the
-    # chain's next hop. In a chat the friend the user names is the topic; the assistant's turn
-    # naming her again elaborates it, and as a bridge it took the tokens the play's name needed.
+    # chain's next hop. In one conversation the friend the user names is the topic; the
+    # assistant's turn naming her again elaborates it, and as a bridge it took the tokens the
+    # play's name needed. (Across sessions a chat's names still bridge: the trip's turns weeks
+    # apart, tests/integration/test_context_trip.py.)
     q = "What play did I attend at the local community theater?"
     out = pack(q, _theater_chat(), budget_tokens=80, counter=COUNTER)
     assert "Glass Menagerie" in out.text, out.text
