@@ -263,7 +263,7 @@ def select(
     own session is the conversation's topic, and the turns naming it again elaborate it (an
     assistant's list of "Indian" wedding jewellery after the user's "jewelry in Indian
     weddings"); across sessions it is the same thing met again (the trip booked in one session,
-    its delay in another).
+    its delay in another). Turns without a session count as one conversation.
     """
     state = _State(entries, by_time, show_dates, full, legend, meter=meter)
     covered: dict[str, int] = {}
