@@ -376,14 +376,15 @@ def select(
         } if asked is not None else set()  # fmt: skip
         if fresh:
             bridges.update(fresh)
+            known = frozenset(bridges)
             for j, near in enumerate(entries):
                 if j == idx or names[j].isdisjoint(fresh):
                     continue
-                if (near.speaker is not None or e.speaker is not None) and near.session == e.session:
+                if e.speaker is not None and near.speaker is not None and near.session == e.session:
                     continue  # a name again in the same conversation is its topic, not a next hop
                 boosted = near.prior < weights.bridge
                 near.prior = max(near.prior, weights.bridge)
-                score_entry(near, query, weights, frozenset(bridges))
+                score_entry(near, query, weights, known)
                 for g2 in groups[j]:  # re-rank what the bridge made worth more
                     if not set(g2) <= near.chosen and (
                         boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
