@@ -239,7 +239,8 @@ def _write_all(
         if kind in NODE_TYPES:
             _, key, plural = NODE_TYPES[kind]
             target = (kind, f"import_{plural}")
-            caps.require(f"{kind}.{key}", obj["props"][key], f"an imported {kind} {key}")
+            check = caps.require_unique if kind == "entity" else caps.require  # Entity.key is unique
+            check(f"{kind}.{key}", obj["props"][key], f"an imported {kind} {key}")
             row: dict[str, Any] = {key: obj["props"][key], "props": obj["props"]}
             size = page
         elif kind == "artifact":
@@ -250,7 +251,7 @@ def _write_all(
                 )
             target = ("artifact", "import_artifacts")
             props = {k: v for k, v in obj["props"].items() if k != "embedding"}
-            caps.require("artifact.id", props["id"], "an imported artifact id")
+            caps.require_unique("artifact.id", props["id"], "an imported artifact id")
             row = {
                 "id": props["id"], "props": props, "embedding": emb, "references": obj.get("references") or [],
                 "sessions": obj.get("sessions") or [], "agents": obj.get("agents") or [],

@@ -77,6 +77,19 @@ def require(field: str, value: str | None, what: str = "the value") -> None:
         )
 
 
+def require_unique(field: str, value: str, what: str = "the value") -> None:
+    """Refuse a string bound for a unique constraint (``Artifact.id``, ``Entity.key``) that is
+    over the cap, or that starts or ends with white space: FalkorDB 4.22.1 segfaults in
+    ``EnforceUniqueEntity`` when such a value is written beside another (``"0"`` then ``"0 "``,
+    taking every tenant of the server down; FalkorDB/FalkorDB#1340; docs/limits.md)."""
+    require(field, value, what)
+    if value != value.strip():
+        raise InputError(
+            field,
+            f"{what} must not start or end with white space ({value!r}): strip it (see docs/limits.md)",
+        )
+
+
 def check_given(p: Prepared) -> dict[str, str]:
     """Refuse a caller's value over the cap; return the entity keys the caller gave, each
     mapped to the field it came from (``entities`` or ``triples``).
@@ -84,7 +97,8 @@ def check_given(p: Prepared) -> dict[str, str]:
     Raises:
         InputError: a value is over :data:`KEY_MAX_BYTES`; the field is named.
     """
-    for field in _SCALARS:
+    require_unique("id", p.id, "the id")
+    for field in ("session", "user", "agent"):
         require(field, getattr(p, field), "the value")
     if p.key is not None:
         require("key", normalise_key(p.key), "the key")
@@ -127,6 +141,6 @@ def enforce(row: dict[str, Any], p: Prepared) -> None:
 
 
 __all__ = [
-    "ENGINE_UNIQUE_LIMIT_BYTES", "KEY_MAX_BYTES", "check_given", "enforce", "require", "short_name", "size",
+    "ENGINE_UNIQUE_LIMIT_BYTES", "KEY_MAX_BYTES", "check_given", "enforce", "require", "require_unique", "short_name", "size",
     "stable_key",
 ]  # fmt: skip

@@ -122,6 +122,24 @@ def test_caller_entity_that_expands_past_the_cap_is_refused(
     canary.check()
 
 
+def test_an_id_with_white_space_at_an_end_is_refused_and_the_server_lives(
+    lmem: Memory, victim: Tenant, canary: Canary
+) -> None:
+    """Found by the isolation suite's hypothesis run: ``add(id="0")`` then ``add(id="0 ")`` crashed
+    FalkorDB 4.22.1 (segfault in ``EnforceUniqueEntity``, FalkorDB/FalkorDB#1340) for every tenant,
+    and the same ids through an import would too."""
+    victim.add("a memory about Priya Chandran", id="0")
+    for rid in ("0 ", " 0"):
+        with pytest.raises(InputError) as err:
+            victim.add("a memory about Priya Chandran", id=rid)
+        assert err.value.field.endswith("id"), err.value.field
+    with pytest.raises(InputError) as err:
+        victim.add_many([{"id": "1", "text": "one"}, {"id": "0 ", "text": "two"}])
+    assert err.value.field.endswith("id")
+    assert victim.count() == 1, "a refused write wrote something"
+    canary.check()
+
+
 # --- hostile lengths under hypothesis ---------------------------------------------------------
 
 MAX_TEXT = 32_000  # the documented max_text_chars

@@ -85,3 +85,12 @@ def test_enforce_refuses_an_over_long_caller_key_even_without_validation() -> No
     with pytest.raises(InputError) as err:
         caps.enforce(_row(key="k" * 5000), p)
     assert err.value.field == "key"
+
+
+@pytest.mark.parametrize("rid", ["0 ", " 0", "launch-notes\u00a0", "\u2003x"])
+def test_an_id_with_white_space_at_an_end_is_an_input_error(rid: str) -> None:
+    # FalkorDB 4.22.1 segfaults writing such a value under a unique constraint (Artifact.id)
+    with pytest.raises(InputError) as err:
+        prepare({"text": "t", "id": rid}, Settings.load(), now=0.0)
+    assert err.value.field == "id" and "white space" in str(err.value)
+    assert prepare({"text": "t", "id": "a b"}, Settings.load(), now=0.0).id == "a b"  # inside is fine
