@@ -282,11 +282,19 @@ class EmbeddedServer:
         fd = os.open(self.clients_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         fcntl.flock(fd, fcntl.LOCK_SH)  # never waits long: the watchdog holds it only under our lock
         self._client_fd = fd
+        self._mark_client_seen()
 
     def _drop_client(self) -> None:
         if self._client_fd is not None:
+            self._mark_client_seen()
             os.close(self._client_fd)
             self._client_fd = None
+
+    def _mark_client_seen(self) -> None:
+        """Stamp the clients file: a lingering server's idle time counts from a client's last
+        open or close, also when the client came and went between two of the watchdog's looks."""
+        with contextlib.suppress(OSError):
+            os.utime(self.clients_file)
 
     def clients_alive(self) -> bool:
         """Whether any process (this one included) has the store open."""

@@ -12,7 +12,10 @@ store's state names another server.
 A store whose append-only files hold at least ``idle_min_bytes`` (recorded in the state file
 with ``idle_s``) is stopped only once it has had no client for ``idle_s`` seconds: loading it
 again would cost the next process seconds to minutes (the HNSW index is rebuilt on every
-load), and a process that opens it in the meantime attaches to the running server.
+load), and a process that opens it in the meantime attaches to the running server. That time
+counts from the later of the watchdog's first look without a client and the clients file's
+stamp, which every client renews when it opens and closes the store: a client that came and
+went between two looks restarts it too.
 
 It runs as a script (``python -I -S watchdog.py DIR PID [PERIOD]``, which forks and returns at once) and imports only the
 standard library, so it starts in milliseconds and holds no client state of its own.
@@ -71,6 +74,14 @@ def data_bytes(data_dir: Path) -> int:
     return total
 
 
+def _last_client(data_dir: Path) -> float:
+    """When (wall clock) a client last opened or closed the store: the clients file's stamp."""
+    try:
+        return (data_dir / "falkmem.clients").stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def idle_wait(state: dict[str, object] | None, data_dir: Path) -> float:
     """How long a server without clients stays up (0: stop it now), from the state file."""
     if not state:
@@ -106,7 +117,8 @@ def _stop(data_dir: Path, pid: int, grace: float = STOP_GRACE_S) -> None:
 
 
 class Idle:
-    """Since when the watchdog has seen no client (None: it saw one at its last look)."""
+    """Since when (wall clock) the watchdog has seen no client (None: it saw one at its last
+    look)."""
 
     __slots__ = ("since",)
 
@@ -154,9 +166,11 @@ def _check(data_dir: Path, pid: int, idle: Idle | None = None) -> bool:
             return False
         wait = idle_wait(st, data_dir)
         if wait > 0 and idle is not None:
-            now = time.monotonic()
+            now = time.time()
             if idle.since is None:
                 idle.since = now
+            # a client that opened and closed the store between two looks stamped the file
+            idle.since = max(idle.since, _last_client(data_dir))
             if now - idle.since < wait:
                 return False
         _stop(data_dir, pid)

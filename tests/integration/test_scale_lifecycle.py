@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +40,11 @@ def test_a_large_store_lingers_and_the_next_process_attaches(data_dir: Path) -> 
         "print(json.load(open(sys.argv[1] + '/server.json'))['pid'], m.tenant('a').count())\n"
         "m.close()\n"
     )
+    before = time.time()
     out = subprocess.run([sys.executable, "-c", script, str(data_dir)], capture_output=True, text=True,
                          cwd=ROOT, check=True, timeout=120)  # fmt: skip
     assert out.stdout.split() == [str(pid), "30"]  # the same server, with the data loaded
+    assert (data_dir / "falkmem.clients").stat().st_mtime >= before - 1  # its open and close are stamped
     gone = wait_no_server(data_dir, timeout=20)
     assert gone >= 1.5  # stopped after the idle time, not at the script's close
     assert not list(data_dir.glob("*.rdb"))  # the append-only file is the only persistence

@@ -3,13 +3,15 @@ after the grace period instead of lingering with no client for ever."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-from falkmem.storage.watchdog import _alive, _stop
+from falkmem.storage.watchdog import Idle, _alive, _check, _stop
 
 IGNORES_SIGTERM = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(60)"
 
@@ -36,3 +38,29 @@ def test_a_server_that_exits_on_sigterm_is_not_killed(tmp_path: Path) -> None:
     _stop(tmp_path, p.pid, grace=5.0)
     reaper.join(timeout=5)
     assert p.returncode == -15, p.returncode  # the clean shutdown was enough
+
+
+
+def test_a_client_that_came_and_went_between_two_looks_restarts_the_idle_time(tmp_path: Path) -> None:
+    """A lingering server's idle time counts from the clients file's stamp (a client's last open
+    or close) when that is later than the watchdog's own first look without a client."""
+    p = subprocess.Popen([sys.executable, "-c", "import time; print('up', flush=True); time.sleep(60)"],
+                         stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert p.stdout is not None and p.stdout.readline().strip() == "up"
+    threading.Thread(target=p.wait, daemon=True).start()
+    try:
+        (tmp_path / "appendonlydir").mkdir()
+        (tmp_path / "server.json").write_text(json.dumps({"pid": p.pid, "idle_s": 3, "idle_min_bytes": 0}))
+        clients = tmp_path / "falkmem.clients"
+        idle = Idle()
+        idle.since = time.time() - 10  # no client seen for 10 s: past the 3 s idle time...
+        clients.touch()  # ...but one opened and closed the store just now, between two looks
+        assert _check(tmp_path, p.pid, idle) is False
+        assert _alive(p.pid)
+        idle.since = time.time() - 10
+        os.utime(clients, (time.time() - 10,) * 2)  # the last client left 10 s ago: stop
+        assert _check(tmp_path, p.pid, idle) is True
+        p.wait(timeout=5)
+        assert not _alive(p.pid)
+    finally:
+        p.kill()
