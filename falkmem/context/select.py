@@ -3,7 +3,8 @@
 Candidates are a memory's sentences, one at a time, except where a sentence cannot stand
 alone: one that leans on the sentence before it ("However, ...", "They ...") comes with that
 sentence (unless it only says "it" or "he" and the memory's title is rendered), one that
-announces a list (ends with ":") with the next. A candidate's gain is what its sentences add
+announces a list (ends with ":") with the next, or with the whole list when it is numbered and
+its items are short (then none of them is a candidate alone). A candidate's gain is what its sentences add
 (:mod:`.signals`; words the context holds already count less, a sentence that repeats one
 already chosen counts nothing), its cost the tokens it adds, the first sentence of a memory
 also paying for its label, date and title. The best gain per token is taken while it fits
@@ -15,6 +16,7 @@ the budget holds for any tokenizer.
 from __future__ import annotations
 
 import heapq
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -215,7 +217,11 @@ def candidates(e: Entry) -> list[tuple[int, ...]]:
     """The sentence groups of one memory that may be chosen (see the module docstring)."""
     a = e.analysis
     out: list[tuple[int, ...]] = []
+    listed = 0
+    """Sentences before this index belong to a short numbered list taken whole with its header."""
     for i in range(len(a)):
+        if i < listed:
+            continue
         group: tuple[int, ...] = (i,)
         if i > 0:
             first = a.texts[i].split(" ", 1)[0].strip(",.;:!?\"'").lower()
@@ -224,9 +230,34 @@ def candidates(e: Entry) -> list[tuple[int, ...]]:
             if leans and not (a.title is not None and first in _PRONOUNS):
                 group = (i - 1, i)
         if a.texts[i].endswith(":") and i + 1 < len(a):
-            group = (*group, i + 1)
+            items = _list_items(a.texts, i + 1)
+            group = (*group, *items)
+            if len(items) > 1:
+                listed = items[-1] + 1
         out.append(group)
     return out
+
+
+_NUMBERED = re.compile(r"\d{1,2}[.)] ")
+_LIST_ITEM_WORDS = 6
+"""A numbered line of at most this many words is a list item (a name, an option)."""
+_LIST_ITEMS = 12
+
+
+def _list_items(texts: Sequence[str], start: int) -> tuple[int, ...]:
+    """What a sentence ending in a colon announces: the next sentence, or the whole numbered
+    list (up to 12 items) when its lines are short items ("1. Radik", "2. Irradon", ...). Such a
+    list is taken whole with its header or not at all: the header with only its first items
+    would say those were the ones offered, an item without it says nothing."""
+    end = start
+    while (
+        end < len(texts)
+        and end - start < _LIST_ITEMS
+        and _NUMBERED.match(texts[end]) is not None
+        and len(texts[end].split()) <= _LIST_ITEM_WORDS
+    ):
+        end += 1
+    return tuple(range(start, end)) if end - start >= 2 else (start,)
 
 
 _LEANING = frozenset(

@@ -176,6 +176,33 @@ def test_a_sentence_that_leans_back_comes_with_the_one_before() -> None:
     )
 
 
+def test_a_numbered_list_of_short_items_is_taken_whole_or_not_at_all() -> None:
+    # "Here are some names: 1. Radik" would say Radik was the name offered, and "2. Irradon"
+    # alone says nothing: a short numbered list comes whole with its header, or stays out.
+    names = ["Radik", "Irradon", "Nucleus", "Fissionator", "Radiatron"]
+    listed = "\n".join(f"{n}. {w}" for n, w in enumerate(names, 1))
+    text = f"Sure, here are some one-word names for the Radiation Amplified:\n\n{listed}\n\nI hope these help!"
+    about = (
+        "The Radiation Amplified is a zombie mutated by radiation. It has glowing green eyes and a "
+        "toxic aura. Its attacks cause radiation poisoning that blurs the screen."
+    )
+    q = "what name for the Radiation Amplified zombie"
+    for budget in (40, 50, 60, 70, 90):
+        out = pack(q, [item("m0", about, 1.0), item("m1", text, 0.9)], budget_tokens=budget, counter=COUNTER)
+        shown = [w for w in names if w in out.text]
+        assert shown in ([], names), (budget, out.text)
+        if budget >= 60:
+            assert "names for the Radiation Amplified: 1. Radik 2. Irradon 3. Nucleus 4. Fissionator 5. Radiatron" in out.text
+    steps = "\n".join(f"{n}. {w}" for n, w in enumerate([
+        "Start slow and keep the first mile easier than you think you need to.",
+        "Use a timer or a running app to track your pace on every run.",
+    ], 1))  # fmt: skip
+    out = pack("how to pace yourself runs", [item("m2", f"How to pace yourself during the runs:\n{steps}", 1.0)],
+               budget_tokens=30, counter=COUNTER)  # fmt: skip
+    assert out.text.startswith("[1] How to pace yourself during the runs: 1. Start slow"), out.text
+    assert "2. Use a timer" not in out.text  # long items: the header comes with the first only
+
+
 def test_the_second_hop_is_found_through_the_bridge_entity() -> None:
     # The question names Helios; the answer (Marcus Webb) is in a memory reached through the
     # bridge "Priya Chandran" and shares no word with the question: without the chain signal a
