@@ -4,13 +4,14 @@ Candidates are a memory's sentences, one at a time, except where a sentence cann
 alone: one that leans on the sentence before it ("However, ...", "They ...") comes with that
 sentence (unless it only says "it" or "he" and the memory's title is rendered), one that
 announces a list (ends with ":") with the next, or with the whole list when it is numbered and
-its items are short (then none of them is a candidate alone). A candidate's gain is what its sentences add
-(:mod:`.signals`; words the context holds already count less, a sentence that repeats one
-already chosen counts nothing), its cost the tokens it adds, the first sentence of a memory
-also paying for its label, date and title. The best gain per token is taken while it fits
-(lazy greedy: gains only shrink as the context grows, so a candidate is re-scored only when
-it reaches the top). Every fit is checked on the rendered text with the caller's counter, so
-the budget holds for any tokenizer.
+its items are short (then none of them is a candidate alone). A candidate's gain is what its
+sentences add (:mod:`.signals`; words the context holds already count less, a sentence that
+repeats one already chosen counts nothing, one that restates it with other numbers counts
+whole: an update), its cost the tokens it adds, the first sentence of a memory also paying for
+its label, date and title. The best gain per token is taken while it fits (lazy greedy: gains
+shrink as the context grows, but for an update's, so a candidate is re-scored only when it
+reaches the top). Every fit is checked on the rendered text with the caller's counter, so the
+budget holds for any tokenizer.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ __all__ = ["Entry", "Meter", "Selected", "candidates", "score_entry", "select"]
 Triple = tuple[str, str, str]
 _NEAR_DUPLICATE = 0.8
 """Jaccard similarity of two sentences' words at which the later one adds nothing (numbers equal)."""
+_UPDATE = 0.5
+"""Jaccard similarity of two sentences' words at which, their numbers all different, the later
+restates the earlier with new numbers: an update ("a single free night" → "two free nights")."""
 _PRONOUNS = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "them"})
 """With a title rendered, these point at the title: the sentence can stand alone."""
 _SHARED: dict[str, int] = {}
@@ -322,6 +326,27 @@ def select(
         checked[key] = len(seen)
         return False
 
+    updated: dict[tuple[int, int], tuple[int, bool]] = {}
+    """(entry, sentence) -> (how many chosen sentences were compared, whether it updates one)."""
+
+    def update(e: Entry, i: int, s: Sentence) -> bool:
+        """Whether ``s`` restates a chosen sentence with other numbers: its words then count
+        whole, not as a repetition (the context should show what the fact became)."""
+        key = (e.rank, i)
+        start, found = updated.get(key, (0, False))
+        if not found and s.digits:
+            for k in range(start, len(seen)):
+                o = seen[k]
+                if (
+                    o.digits
+                    and o.digits.isdisjoint(s.digits)
+                    and len(s.words & o.words) >= _UPDATE * len(s.words | o.words)
+                ):
+                    found = True
+                    break
+        updated[key] = (len(seen), found)
+        return found
+
     def gain(e: Entry, group: Sequence[int]) -> float:
         total = 0.0
         for i in group:
@@ -331,9 +356,8 @@ def select(
                 s = e.analysis.sentence(i)
                 if duplicate(e, i):
                     continue
-                total += e.static[i] + e.prior * weights.lexical * query.lexical(
-                    s.words, covered, weights.repeat
-                )
+                repeat = 1.0 if update(e, i, s) else weights.repeat
+                total += e.static[i] + e.prior * weights.lexical * query.lexical(s.words, covered, repeat)
             elif e.analysis.texts[i] not in seen_texts:
                 total += e.static[i]
         return total

@@ -69,7 +69,8 @@ class Sentence:
         opens_list: it ends with a colon: what it announces follows.
         number, date, time, name: it holds a number, a date expression, a time of day, a
             capitalised name that is not its first word.
-        digits: its tokens that hold a digit (two sentences that differ there say different things).
+        digits: its tokens that hold a digit, and its number words (two sentences that differ
+            there say different things).
     """
 
     text: str
@@ -93,7 +94,9 @@ def _stems(tokens: Iterable[str]) -> frozenset[str]:
 def _sentence(text: str, index: int) -> Sentence:
     tokens = tokenize(text)
     bag = set(tokens)
-    other = frozenset([t for t in bag if not t.isalpha()])  # holds a digit (tokens are alphanumeric)
+    # a token with a digit (tokens are alphanumeric) or a number word: "single" and "two" say
+    # different things in sentences alike otherwise
+    other = frozenset([t for t in bag if not t.isalpha() or t in _NUMBER_WORDS or t == "single"])
     digits = [t for t in other if t.isdigit()]
     return Sentence(
         text=text,

@@ -203,6 +203,26 @@ def test_a_numbered_list_of_short_items_is_taken_whole_or_not_at_all() -> None:
     assert "2. Use a timer" not in out.text  # long items: the header comes with the first only
 
 
+def test_a_fact_restated_with_other_numbers_is_an_update_not_a_repeat() -> None:
+    # The user's later turn says what the count became. Its words are the earlier turn's, so as
+    # a repetition it counted half and a chart row took its place; with other numbers it is news.
+    q = "How many free night's stays can I redeem at any Hilton property with my accumulated points?"
+    t = datetime(2023, 5, 29, 10)
+    items = [
+        item("a1", "I'm considering redeeming my Hilton points for this stay. I've accumulated enough points "
+             "for a single free night's stay at any Hilton property.", 3.0, session="s1", at=t, speaker="user"),
+        item("a2", "Here's a rough estimate of the points required for a free night: Category 1: 5,000 - 10,000 "
+             "points. Category 2: 10,000 - 20,000 points. Category 3: 20,000 - 30,000 points.", 2.0,
+             session="s1", at=t, speaker="assistant"),
+        item("b1", "I'm planning a trip to Europe in November and considering hotels in Paris. By the way, I've "
+             "accumulated enough points for two free night's stays at any Hilton property, so I might use "
+             "that for a separate trip to Las Vegas.", 1.0, session="s2", at=t + timedelta(days=1), speaker="user"),
+    ]  # fmt: skip
+    out = pack(q, items, budget_tokens=100, counter=COUNTER)
+    assert "a single free night's stay" in out.text and "two free night's stays" in out.text, out.text
+    assert "Category" not in out.text
+
+
 def test_the_second_hop_is_found_through_the_bridge_entity() -> None:
     # The question names Helios; the answer (Marcus Webb) is in a memory reached through the
     # bridge "Priya Chandran" and shares no word with the question: without the chain signal a
