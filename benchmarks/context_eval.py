@@ -551,12 +551,26 @@ def load_items(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+UNBOUNDED = 10**7
+"""A budget every candidate fits in: the packer renders all of them, dates and titles included."""
+
+
+def reachable(question: str, items: Sequence[ContextItem], answers: Sequence[str], counter: TokenCounter) -> bool:
+    """Whether the answer is in what the packer would show of every candidate (no budget): the
+    most any packing of these candidates can reach. LongMemEval's "5.5 weeks" (summed over two
+    sessions) or "$75" are in none: no packer wins those, whatever the budget."""
+    return ans.answer_in(pack(question, items, budget_tokens=UNBOUNDED, counter=counter).text, answers)
+
+
 def replay(
     questions: Sequence[dict[str, Any]], budgets: Sequence[int], *, counter: TokenCounter | None = None,
     bpe: Callable[[str], int] | None = None, **pack_options: Any,
 ) -> dict[str, dict[str, dict[str, float | None]]]:  # fmt: skip
     """Pack every question's stored items again (the current packer) and plain; per question id
-    and budget: answer-in-context of both, and pack time (ms). No store, no retrieval.
+    and budget: answer-in-context of both, and pack time (ms); ``reach``: whether the answer is
+    in the candidates at all (:func:`reachable`), ``reach_gold``: in the gold memories among
+    them (an answer found elsewhere is a coincidence: "2" in an unrelated turn). No store, no
+    retrieval.
     ``counter``: what both count with (default the regex estimate); ``bpe``: a real BPE count,
     to record whether the packed text is over the budget by it."""
     counter = counter or RegexTokenCounter()
@@ -564,6 +578,10 @@ def replay(
     for q in questions:
         items: list[ContextItem] = q["items"]
         qa = q["answers"] if q["scored"] else None
+        reach = None if qa is None else float(reachable(q["text"], items, qa, counter))
+        gold_ids = set(q.get("gold") or ())
+        golden = [it for it in items if it.id in gold_ids]
+        reach_gold = None if qa is None or not gold_ids else float(reachable(q["text"], golden, qa, counter))
         row: dict[str, dict[str, float | None]] = {}
         for b in budgets:
             t = time.perf_counter()
@@ -579,6 +597,7 @@ def replay(
                 "gold_plain": gold_rendered(q["gold"], plain_ids) if q.get("gold") else None,
                 "ms": ms, "tokens": float(p.tokens),
                 "bpe_over": None if bpe is None else float(bpe(p.text) > b),
+                "reach": reach, "reach_gold": reach_gold,
             }  # fmt: skip
         out[f"{q['tenant']}/{q['id']}"] = row
     return out
@@ -617,6 +636,15 @@ def replay_table(name: str, res: dict[str, dict[str, dict[str, float | None]]], 
         over = [r[key].get("bpe_over") for r in res.values()]
         if over and all(x is not None for x in over):
             extra += f" | over the budget by cl100k {int(sum(float(x or 0.0) for x in over))}/{len(over)}"
+        reach = [(float(r[key]["reach"] or 0.0), y) for r in res.values()
+                 if r[key].get("reach") is not None and (y := r[key]["plain"]) is not None]  # fmt: skip
+        if reach:
+            top = statistics.fmean(x for x, _ in reach)
+            extra += (f" | in the candidates {100 * top:.1f}: at most "
+                      f"{100 * (top - statistics.fmean(y for _, y in reach)):+.1f} over plain")  # fmt: skip
+        golden = [float(r[key]["reach_gold"] or 0.0) for r in res.values() if r[key].get("reach_gold") is not None]
+        if golden:
+            extra += f" ({100 * statistics.fmean(golden):.1f} in the gold memories among them)"
         lines.append(
             f"{name:12} {b:5d}: {100 * statistics.fmean(c):5.1f} / {100 * statistics.fmean(p):5.1f} "
             f"{_ci(d)} n={len(c)} | pack p50 {ms:.2f} ms{extra}"

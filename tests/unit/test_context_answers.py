@@ -113,3 +113,19 @@ def test_two_runs_compare_question_by_question() -> None:
     md = compare_reports(report("old", 3), report("new", 5))
     row = next(line for line in md.splitlines() if line.startswith("| 150 |"))
     assert "30.0 → 50.0" in row and "+2 −0" in row and "+20.0" in row
+
+
+def test_reachable_is_what_any_packing_of_the_candidates_could_show() -> None:
+    from datetime import datetime
+
+    from benchmarks.context_eval import reachable
+    from falkmem.context import ContextItem, RegexTokenCounter
+
+    c = RegexTokenCounter()
+    items = [
+        ContextItem("m1", "I finished The Nightingale in three weeks.", 2.0),
+        ContextItem("m2", "We met at the bakery.", 1.0, at=datetime(2024, 1, 20, 9, 0), session="s1"),
+    ]
+    assert reachable("How long did the book take?", items, ["three weeks"], c)
+    assert not reachable("How long did both books take?", items, ["5.5 weeks"], c)  # summed: in no memory
+    assert reachable("When did we meet?", items, ["20 January 2024"], c)  # the rendered date counts
