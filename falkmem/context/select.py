@@ -326,25 +326,24 @@ def select(
         checked[key] = len(seen)
         return False
 
+    numbered: list[Sentence] = []
+    """The chosen sentences that hold a number (what a later sentence may update)."""
     updated: dict[tuple[int, int], tuple[int, bool]] = {}
-    """(entry, sentence) -> (how many chosen sentences were compared, whether it updates one)."""
+    """(entry, sentence) -> (how many of ``numbered`` were compared, whether it updates one)."""
 
     def update(e: Entry, i: int, s: Sentence) -> bool:
-        """Whether ``s`` restates a chosen sentence with other numbers: its words then count
-        whole, not as a repetition (the context should show what the fact became)."""
+        """Whether ``s`` (holding a number) restates a chosen sentence with other numbers: its
+        words then count whole, not as a repetition (the context should show what the fact
+        became)."""
         key = (e.rank, i)
         start, found = updated.get(key, (0, False))
-        if not found and s.digits:
-            for k in range(start, len(seen)):
-                o = seen[k]
-                if (
-                    o.digits
-                    and o.digits.isdisjoint(s.digits)
-                    and len(s.words & o.words) >= _UPDATE * len(s.words | o.words)
-                ):
+        if not found:
+            for k in range(start, len(numbered)):
+                o = numbered[k]
+                if o.digits.isdisjoint(s.digits) and len(s.words & o.words) >= _UPDATE * len(s.words | o.words):
                     found = True
                     break
-        updated[key] = (len(seen), found)
+            updated[key] = (len(numbered), found)
         return found
 
     def gain(e: Entry, group: Sequence[int]) -> float:
@@ -356,7 +355,7 @@ def select(
                 s = e.analysis.sentence(i)
                 if duplicate(e, i):
                     continue
-                repeat = 1.0 if update(e, i, s) else weights.repeat
+                repeat = 1.0 if numbered and s.digits and update(e, i, s) else weights.repeat
                 total += e.static[i] + e.prior * weights.lexical * query.lexical(s.words, covered, repeat)
             elif e.analysis.texts[i] not in seen_texts:
                 total += e.static[i]
@@ -423,6 +422,8 @@ def select(
             if i in e.hot:
                 s = e.analysis.sentence(i)
                 seen.append(s)
+                if s.digits:
+                    numbered.append(s)
                 for w in s.words & query.stems.keys():
                     covered[w] = covered.get(w, 0) + 1
         fresh = {
