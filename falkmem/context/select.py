@@ -205,6 +205,13 @@ def _full_suffix(e: Entry) -> str:
     return " [" + " · ".join(parts) + "]"
 
 
+def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
+    """Whether two sentences' words overlap by at least ``share`` (Jaccard), without building
+    their union."""
+    both = len(a & b)
+    return both >= share * (len(a) + len(b) - both)
+
+
 def _near_duplicate(s: Sentence, seen: Sequence[Sentence], start: int = 0) -> bool:
     for k in range(start, len(seen)):
         o = seen[k]
@@ -212,7 +219,7 @@ def _near_duplicate(s: Sentence, seen: Sequence[Sentence], start: int = 0) -> bo
             return True
         if s.digits != o.digits or not s.words or not o.words:
             continue
-        if len(s.words & o.words) >= _NEAR_DUPLICATE * len(s.words | o.words):
+        if _alike(s.words, o.words, _NEAR_DUPLICATE):
             return True
     return False
 
@@ -340,7 +347,7 @@ def select(
         if not found:
             for k in range(start, len(numbered)):
                 o = numbered[k]
-                if o.digits.isdisjoint(s.digits) and len(s.words & o.words) >= _UPDATE * len(s.words | o.words):
+                if o.digits.isdisjoint(s.digits) and _alike(s.words, o.words, _UPDATE):
                     found = True
                     break
             updated[key] = (len(numbered), found)

@@ -40,6 +40,9 @@ _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred
     thousand million billion once twice dozen""".split()  # noqa: SIM905 - a word block reads better than quoted strings
 )
+_COUNTS = _NUMBER_WORDS | {"single"}
+"""Words that state a count: with the tokens holding a digit, what ``Sentence.digits`` compares
+("a single free night" and "two free nights" say different things)."""
 _DATE_WORDS = frozenset(
     """jan january feb february mar march apr april may jun june jul july aug august sep sept september
     oct october nov november dec december monday tuesday wednesday thursday friday saturday sunday
@@ -94,9 +97,7 @@ def _stems(tokens: Iterable[str]) -> frozenset[str]:
 def _sentence(text: str, index: int) -> Sentence:
     tokens = tokenize(text)
     bag = set(tokens)
-    # a token with a digit (tokens are alphanumeric) or a number word: "single" and "two" say
-    # different things in sentences alike otherwise
-    other = frozenset([t for t in bag if not t.isalpha() or t in _NUMBER_WORDS or t == "single"])
+    other = frozenset([t for t in bag if not t.isalpha() or t in _COUNTS])  # tokens are alphanumeric
     digits = [t for t in other if t.isdigit()]
     return Sentence(
         text=text,
