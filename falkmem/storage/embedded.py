@@ -625,6 +625,9 @@ class EmbeddedServer:
             "--pidfile", str(pidfile),
             "--logfile", str(self.log_file),
             "--protected-mode", "yes",
+            # no memory test in the crash handler: it scans the whole heap (seconds for a large
+            # store) before the server exits, and the next call waits on it to restart the server
+            "--crash-memcheck-enabled", "no",
             "--loadmodule", str(module),
             "TIMEOUT_MAX", str(self.timeout_max_ms),
             "TIMEOUT_DEFAULT", str(self.timeout_default_ms),
