@@ -22,6 +22,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from falkmem.context.when import unanchor
+
 from .datasets.hipporag import find_files
 from .datasets.paths import data_root, shared_data
 
@@ -100,8 +102,9 @@ def answer_sentences(texts: Iterable[str], answers: Sequence[str]) -> list[str]:
 
 
 def evidence_in(text: str, evidence: Sequence[str]) -> bool:
-    """Whether one of the normalised answer-bearing sentences occurs whole in ``text``."""
-    hay = f" {normalise(_LABEL.sub('', text))} "
+    """Whether one of the normalised answer-bearing sentences occurs whole in ``text`` (the
+    dates ``context()`` writes after "yesterday" and the like left out: they are not the memory's words)."""
+    hay = f" {normalise(_LABEL.sub('', unanchor(text)))} "
     return any(f" {e} " in hay for e in evidence)
 
 

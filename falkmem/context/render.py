@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from .sentences import Analysis, one_line
+from .when import anchor
 
 __all__ = [
     "CONNECTIONS",
@@ -69,12 +70,17 @@ class Piece:
         chosen: indices of its sentences to render, in any order.
         speaker: who said it (chat turns), or None.
         suffix: text after it, after a space (full provenance), or "".
+        said: the day it was said (chat turns, events): its relative time words ("yesterday")
+            get the date they mean (:func:`.when.anchor`); None: left as written.
+        shown: the day its line shows, if any ("today" then needs no date).
     """
 
     analysis: Analysis
     chosen: frozenset[int]
     speaker: str | None = None
     suffix: str = ""
+    said: date | None = None
+    shown: date | None = None
 
     def parts(self) -> list[str]:
         """``[Title:] [speaker:] s1 … s3``: its pieces, to be joined by single spaces."""
@@ -84,7 +90,7 @@ class Piece:
         for i in sorted(self.chosen):
             if body and i != last + 1:
                 body.append("…")
-            body.append(a.texts[i])
+            body.append(a.texts[i] if self.said is None else anchor(a.texts[i], self.said, self.shown))
             last = i
         head: list[str] = []
         if a.title is not None and (not body or a.title.casefold() not in body[0].casefold()):

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 
 from ..keyword.stem import stem
 from ..keyword.tokens import tokenize
-from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, stamp, triple_text
+from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, stamp, triple_text, utc
 from .sentences import Analysis, Sentence
 from .signals import Query, Weights
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
@@ -173,14 +173,16 @@ class _State:
             key = (label, *((e.id, frozenset(e.chosen)) for e in members))
             text = self._lines.get(key)
             if text is None:
-                pieces = [
-                    Piece(e.analysis, frozenset(e.chosen), e.speaker, _full_suffix(e) if self.full else "")
-                    for e in members
-                ]  # fmt: skip
                 first_at = next(
                     (e.at for e in members if e.at is not None and (e.dated or self.by_time)), None
                 )
                 date = day(first_at) if self.show_dates and first_at is not None and not self.full else None
+                shown = utc(first_at).date() if date is not None and first_at is not None else None
+                pieces = [
+                    Piece(e.analysis, frozenset(e.chosen), e.speaker, _full_suffix(e) if self.full else "",
+                          said=utc(e.at).date() if e.at is not None and e.dated else None, shown=shown)
+                    for e in members
+                ]  # fmt: skip
                 parts = line_parts(label, date, pieces)
                 text = self._lines[key] = " ".join(parts)
                 if self.meter is not None and self.meter.spaced and text not in self.meter._cache:

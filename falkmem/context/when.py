@@ -1,0 +1,122 @@
+"""Relative time words read against when a memory was said.
+
+A chat turn of 8 May 2023 that says "yesterday" means 7 May 2023; the agent that reads the
+turn months later, or the question "When did I ...?", needs the date, and a language model
+is unreliable at the arithmetic. The packer writes the date after each relative expression
+it can resolve without guessing (:func:`anchor`)::
+
+    yesterday (7 May 2023)          last Friday (5 May 2023)       3 days ago (5 May 2023)
+    last week (the week before 8 May 2023)    last month (Apr 2023)    next year (2024)
+
+Left alone: what depends on tense or intent ("on Friday", "this weekend"), vague spans ("a
+few days ago", "recently"), and "today" / "tonight" when the line already shows that day.
+Dates are calendar days of the memory's time in UTC, as the line's date is (:func:`.render.day`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from datetime import date, timedelta
+
+__all__ = ["anchor", "resolve", "unanchor"]
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "a": 1}
+_EXPRESSION = (
+    r"the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|last\s+night"
+    r"|today|tonight|this\s+(?:morning|afternoon|evening)|tomorrow"
+    r"|(?:last|next)\s+(?:week(?:end)?|month|year|" + "|".join(_WEEKDAYS) + r")"
+    r"|(?:\d{1,2}|one|two|three|four|five|six|seven|a)\s+days?\s+ago"
+)
+_RELATIVE = re.compile(
+    r"\b(?:" + _EXPRESSION + r")\b(?!\s*\()",  # not where a bracket follows: "yesterday (May 7)"
+    re.IGNORECASE,
+)
+_DAY = r"\d{1,2} (?:" + "|".join(_MONTHS) + r") \d{4}"
+_ANCHORED = re.compile(
+    r"\b(" + _EXPRESSION + r") \((?:" + _DAY + r"|the week(?:end)? (?:before|after) " + _DAY
+    + r"|(?:" + "|".join(_MONTHS) + r") \d{4}|\d{4})\)",
+    re.IGNORECASE,
+)
+_TODAY = frozenset({"today", "tonight", "this morning", "this afternoon", "this evening"})
+
+
+def _day(d: date) -> str:
+    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+
+
+def _month(year: int, month: int) -> str:
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    return f"{_MONTHS[month - 1]} {year}"
+
+
+def resolve(expression: str, said: date) -> str | None:
+    """What a relative time expression said on ``said`` means, or None.
+
+    >>> resolve("yesterday", date(2023, 5, 8))
+    '7 May 2023'
+    >>> resolve("last Friday", date(2023, 5, 8))
+    '5 May 2023'
+    >>> resolve("last week", date(2023, 5, 8))
+    'the week before 8 May 2023'
+    """
+    words = expression.casefold().split()
+    text = " ".join(words)
+    if text == "the day before yesterday":
+        return _day(said - timedelta(days=2))
+    if text == "the day after tomorrow":
+        return _day(said + timedelta(days=2))
+    if text in ("yesterday", "last night"):
+        return _day(said - timedelta(days=1))
+    if text in _TODAY:
+        return _day(said)
+    if text == "tomorrow":
+        return _day(said + timedelta(days=1))
+    if words[-1] == "ago":
+        n = int(words[0]) if words[0].isdigit() else _COUNT[words[0]]
+        return _day(said - timedelta(days=n))
+    step, unit = words
+    if unit in _WEEKDAYS:  # the nearest such day strictly before (last) or after (next)
+        target = _WEEKDAYS.index(unit)
+        if step == "last":
+            return _day(said - timedelta(days=(said.weekday() - target - 1) % 7 + 1))
+        return _day(said + timedelta(days=(target - said.weekday() - 1) % 7 + 1))
+    side = "before" if step == "last" else "after"
+    if unit in ("week", "weekend"):
+        return f"the {unit} {side} {_day(said)}"
+    if unit == "month":
+        return _month(said.year, said.month + (-1 if step == "last" else 1))
+    return str(said.year + (-1 if step == "last" else 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def anchor(text: str, said: date, shown: date | None = None) -> str:
+    """``text`` with the date each relative time expression means written after it
+    ("yesterday" → "yesterday (7 May 2023)"), for a memory said on ``said``; "today" and the
+    like are left alone when the line shows that day already (``shown``).
+
+    >>> anchor("I flew back yesterday and land again tomorrow.", date(2023, 5, 8))
+    'I flew back yesterday (7 May 2023) and land again tomorrow (9 May 2023).'
+    >>> anchor("Today was long.", date(2023, 5, 8), shown=date(2023, 5, 8))
+    'Today was long.'
+    """
+
+    def write(m: re.Match[str]) -> str:
+        found = m.group(0)
+        if shown == said and " ".join(found.casefold().split()) in _TODAY:
+            return found
+        meant = resolve(found, said)
+        return f"{found} ({meant})" if meant else found
+
+    return _RELATIVE.sub(write, text)
+
+
+def unanchor(text: str) -> str:
+    """``text`` without the dates :func:`anchor` wrote (the memory's own words).
+
+    >>> unanchor("I flew back yesterday (7 May 2023) and land again tomorrow (9 May 2023).")
+    'I flew back yesterday and land again tomorrow.'
+    """
+    return _ANCHORED.sub(r"\1", text)

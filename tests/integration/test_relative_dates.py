@@ -1,0 +1,44 @@
+"""Relative time words in a context, end to end (real MiniLM, real FalkorDB): a chat turn that
+says "yesterday" reaches the prompt with the date it means, read against when it was said; the
+stored memory and the search hit keep the words as written."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from falkmem import Tenant
+
+SAID = datetime(2024, 1, 14, 20, 5, tzinfo=UTC)
+TURNS = [
+    ("p1", "s-jan-14", 0, "Paola", "Hey! I am a bit sick today. Caught a flu yesterday, because I went out without my coat."),
+    ("e1", "s-jan-14", 0, "Emi", "Oh no, get well soon! Drink a lot of tea."),
+    ("p2", "s-jan-08", -6, "Paola", "Yesterday while watching a romance I made some very delicious tacos."),
+    ("e2", "s-jan-03", -11, "Emi", "I booked a nail appointment for next Friday."),
+    ("p3", "s-dec-30", -15, "Paola", "Last month I was visiting Las Vegas with my sister."),
+]  # fmt: skip
+
+
+def _fill(t: Tenant) -> None:
+    t.add_many([
+        {"id": i, "session": s, "speaker": who, "kind": "episode", "at": SAID + timedelta(days=d), "text": text}
+        for i, s, d, who, text in TURNS
+    ])  # fmt: skip
+
+
+def test_a_turn_reaches_the_prompt_with_the_date_its_yesterday_means(tenant: Tenant) -> None:
+    _fill(tenant)
+    ctx = tenant.context("When did Paola catch the flu?", budget_tokens=150)
+    assert "p1" in ctx.used, f"retrieval: the flu turn is not packed\n{ctx.text}"
+    assert "Caught a flu yesterday (13 Jan 2024)" in ctx.text, ctx.text
+    assert ctx.tokens <= 150
+    hit = next(h for h in ctx.hits if h.id == "p1")
+    assert "yesterday," in hit.text and "(13 Jan 2024)" not in hit.text  # the memory keeps its words
+    assert "(13 Jan 2024)" not in tenant.get("p1").text
+
+
+def test_weekdays_and_months_are_read_against_each_turns_own_day(tenant: Tenant) -> None:
+    _fill(tenant)
+    ctx = tenant.context("When is Emi's nail appointment?", budget_tokens=300)
+    assert "next Friday (5 Jan 2024)" in ctx.text, ctx.text  # said on Wednesday 3 Jan 2024
+    ctx = tenant.context("When was Paola visiting Las Vegas?", budget_tokens=300)
+    assert "Last month (Nov 2023)" in ctx.text, ctx.text  # said on 30 Dec 2023

@@ -1,0 +1,119 @@
+"""Tests for falkmem.context.when (relative time words read against when a memory was said)
+and for how the packer writes them: only in what was said (chat turns, events), never in a
+document, "today" only where the line shows another day, within the budget."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from falkmem.context import ContextItem, RegexTokenCounter, pack
+from falkmem.context.when import anchor, resolve, unanchor
+
+MONDAY = date(2023, 5, 8)
+COUNTER = RegexTokenCounter()
+
+
+@pytest.mark.parametrize(
+    ("expression", "meant"),
+    [
+        ("yesterday", "7 May 2023"),
+        ("Last night", "7 May 2023"),
+        ("the day before yesterday", "6 May 2023"),
+        ("tomorrow", "9 May 2023"),
+        ("the day after tomorrow", "10 May 2023"),
+        ("this morning", "8 May 2023"),
+        ("3 days ago", "5 May 2023"),
+        ("two days ago", "6 May 2023"),
+        ("a day ago", "7 May 2023"),
+        ("last Friday", "5 May 2023"),
+        ("last Monday", "1 May 2023"),  # said on a Monday: the one before, not today
+        ("next Monday", "15 May 2023"),
+        ("next Sunday", "14 May 2023"),
+        ("last week", "the week before 8 May 2023"),
+        ("next weekend", "the weekend after 8 May 2023"),
+        ("last month", "Apr 2023"),
+        ("next year", "2024"),
+    ],
+)
+def test_resolve_reads_an_expression_against_the_day_it_was_said(expression: str, meant: str) -> None:
+    assert resolve(expression, MONDAY) == meant
+
+
+def test_months_and_years_roll_over() -> None:
+    assert resolve("last month", date(2024, 1, 3)) == "Dec 2023"
+    assert resolve("next month", date(2023, 12, 30)) == "Jan 2024"
+    assert resolve("yesterday", date(2024, 1, 1)) == "31 Dec 2023"
+
+
+def test_anchor_writes_the_date_after_each_expression_and_unanchor_takes_it_back() -> None:
+    text = "Yesterday I caught the flu, last week was fine, and next Friday I fly."
+    out = anchor(text, MONDAY)
+    assert out == (
+        "Yesterday (7 May 2023) I caught the flu, last week (the week before 8 May 2023) was fine, "
+        "and next Friday (12 May 2023) I fly."
+    )
+    assert unanchor(out) == text
+
+
+def test_what_cannot_be_resolved_without_guessing_is_left_alone() -> None:
+    text = "On Friday we meet; a few days ago it rained; this weekend maybe; yesterday (May 7) was long."
+    assert anchor(text, MONDAY) == text
+
+
+def test_today_needs_no_date_where_the_line_shows_that_day() -> None:
+    assert anchor("Today was long.", MONDAY, MONDAY) == "Today was long."
+    assert anchor("Today was long.", MONDAY, MONDAY - timedelta(days=1)) == "Today (8 May 2023) was long."
+    assert anchor("Today was long.", MONDAY) == "Today (8 May 2023) was long."
+
+
+def _turn(i: str, text: str, score: float, at: datetime, **kw: object) -> ContextItem:
+    return ContextItem(i, text, score, session=f"s-{i}", speaker="user", at=at, kind="episode", **kw)  # type: ignore[arg-type]
+
+
+def test_a_chat_turn_gets_the_date_its_yesterday_means_in_the_context() -> None:
+    said = datetime(2024, 1, 14, 20, 5, tzinfo=UTC)
+    items = [
+        _turn("t1", "I am a bit sick today. Caught a flu yesterday, I went out without my coat.", 0.9, said),
+        _turn("t2", "The flu shot clinic opens on Monday.", 0.5, said - timedelta(days=3)),
+    ]
+    p = pack("When did I catch the flu?", items, budget_tokens=80, counter=COUNTER)
+    assert "Caught a flu yesterday (13 Jan 2024)" in p.text
+    assert "today (" not in p.text  # the line shows 14 Jan 2024 already
+    assert "14 Jan 2024" in p.text
+    assert p.tokens == COUNTER.count(p.text) <= 80
+
+
+def test_a_document_keeps_its_words() -> None:
+    items = [ContextItem("d1", "The report was filed yesterday by the clerk.", 1.0, at=datetime(2024, 1, 14, tzinfo=UTC),
+                         kind="document")]  # fmt: skip
+    p = pack("When was the report filed?", items, budget_tokens=60, counter=COUNTER)
+    assert "yesterday by the clerk" in p.text
+    assert "(13 Jan 2024)" not in p.text
+
+
+def test_a_turn_past_midnight_gets_its_own_day_on_its_session_line() -> None:
+    evening = datetime(2024, 1, 2, 23, 50, tzinfo=UTC)
+    items = [
+        ContextItem("a", "Out to buy meds now.", 0.9, session="s", speaker="user", at=evening, kind="episode"),
+        ContextItem("b", "Pretty uneventful today besides the meds.", 0.8, session="s", speaker="user",
+                    at=evening + timedelta(minutes=20), kind="episode"),
+        ContextItem("c", "Meds cost a lot.", 0.1, session="t", speaker="user", at=evening - timedelta(days=5), kind="episode"),
+    ]  # fmt: skip
+    p = pack("When did I buy meds?", items, budget_tokens=100, counter=COUNTER)
+    line = next(x for x in p.text.splitlines() if "uneventful" in x)
+    assert re.match(r"\[\d\] 2 Jan 2024 user: ", line)
+    assert "today (3 Jan 2024) besides the meds" in line
+
+
+@pytest.mark.parametrize("budget", [12, 16, 20, 24, 30, 40])
+def test_the_written_dates_count_against_the_budget(budget: int) -> None:
+    said = datetime(2024, 1, 14, 20, 5, tzinfo=UTC)
+    items = [
+        _turn(f"t{n}", f"Yesterday I saw friend {n}, last week too, and next Friday again.", 1.0 - n / 10, said - timedelta(days=n))
+        for n in range(5)
+    ]  # fmt: skip
+    p = pack("When did I see my friend?", items, budget_tokens=budget, counter=COUNTER)
+    assert p.tokens == COUNTER.count(p.text) <= budget
