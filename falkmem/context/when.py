@@ -7,9 +7,11 @@ it can resolve without guessing (:func:`anchor`)::
 
     yesterday (7 May 2023)          last Friday (5 May 2023)       3 days ago (5 May 2023)
     last week (the week before 8 May 2023)    last month (Apr 2023)    next year (2024)
+    two weeks ago (the week of 24 Apr 2023)   this weekend (the weekend of 13 May 2023)
 
-Left alone: what depends on tense or intent ("on Friday", "this weekend"), vague spans ("a
-few days ago", "recently"), and "today" / "tonight" when the line already shows that day.
+Left alone: what depends on tense or intent ("on Friday", "this Friday"), vague spans ("a
+few days ago", "last summer", "recently"), and "today" / "tonight" when the line already shows
+that day.
 Dates are calendar days of the memory's time in UTC, as the line's date is (:func:`.render.day`).
 """
 
@@ -28,7 +30,8 @@ _EXPRESSION = (
     r"the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|last\s+night"
     r"|today|tonight|this\s+(?:morning|afternoon|evening)|tomorrow"
     r"|(?:last|next)\s+(?:week(?:end)?|month|year|" + "|".join(_WEEKDAYS) + r")"
-    r"|(?:\d{1,2}|one|two|three|four|five|six|seven|a)\s+days?\s+ago"
+    r"|(?:\d{1,2}|one|two|three|four|five|six|seven|a)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    r"|this\s+past\s+(?:" + "|".join(_WEEKDAYS) + r")|this\s+weekend"
 )
 _RELATIVE = re.compile(
     r"\b(?:" + _EXPRESSION + r")\b(?!\s*\()",  # not where a bracket follows: "yesterday (May 7)"
@@ -36,7 +39,7 @@ _RELATIVE = re.compile(
 )
 _DAY = r"\d{1,2} (?:" + "|".join(_MONTHS) + r") \d{4}"
 _ANCHORED = re.compile(
-    r"\b(" + _EXPRESSION + r") \((?:" + _DAY + r"|the week(?:end)? (?:before|after) " + _DAY
+    r"\b(" + _EXPRESSION + r") \((?:" + _DAY + r"|the week(?:end)? (?:before|after|of) " + _DAY
     + r"|(?:" + "|".join(_MONTHS) + r") \d{4}|\d{4})\)",
     re.IGNORECASE,
 )
@@ -76,7 +79,18 @@ def resolve(expression: str, said: date) -> str | None:
         return _day(said + timedelta(days=1))
     if words[-1] == "ago":
         n = int(words[0]) if words[0].isdigit() else _COUNT[words[0]]
-        return _day(said - timedelta(days=n))
+        unit = words[1].rstrip("s")
+        if unit == "day":
+            return _day(said - timedelta(days=n))
+        if unit == "week":
+            return f"the week of {_day(said - timedelta(days=7 * n))}"
+        if unit == "month":
+            return _month(said.year, said.month - n)
+        return str(said.year - n)
+    if text == "this weekend":  # the weekend it is, or the next one
+        return f"the weekend of {_day(said + timedelta(days=max(0, 5 - said.weekday()) - (said.weekday() == 6)))}"
+    if words[:2] == ["this", "past"]:
+        words = ["last", words[2]]
     step, unit = words
     if unit in _WEEKDAYS:  # the nearest such day strictly before (last) or after (next)
         target = _WEEKDAYS.index(unit)

@@ -36,10 +36,21 @@ COUNTER = RegexTokenCounter()
         ("next weekend", "the weekend after 8 May 2023"),
         ("last month", "Apr 2023"),
         ("next year", "2024"),
+        ("two weeks ago", "the week of 24 Apr 2023"),
+        ("3 months ago", "Feb 2023"),
+        ("a year ago", "2022"),
+        ("this past Saturday", "6 May 2023"),
+        ("this weekend", "the weekend of 13 May 2023"),
     ],
 )
 def test_resolve_reads_an_expression_against_the_day_it_was_said(expression: str, meant: str) -> None:
     assert resolve(expression, MONDAY) == meant
+
+
+def test_this_weekend_is_the_one_it_is_or_the_next() -> None:
+    assert resolve("this weekend", date(2023, 5, 13)) == "the weekend of 13 May 2023"  # Saturday
+    assert resolve("this weekend", date(2023, 5, 14)) == "the weekend of 13 May 2023"  # Sunday
+    assert resolve("this weekend", date(2023, 5, 12)) == "the weekend of 13 May 2023"  # Friday
 
 
 def test_months_and_years_roll_over() -> None:
@@ -59,7 +70,7 @@ def test_anchor_writes_the_date_after_each_expression_and_unanchor_takes_it_back
 
 
 def test_what_cannot_be_resolved_without_guessing_is_left_alone() -> None:
-    text = "On Friday we meet; a few days ago it rained; this weekend maybe; yesterday (May 7) was long."
+    text = "On Friday we meet; a few days ago it rained; this summer maybe; yesterday (May 7) was long."
     assert anchor(text, MONDAY) == text
 
 
