@@ -33,7 +33,7 @@ from ..keyword.stem import stem
 from ..keyword.tokens import query_terms, tokenize
 from .sentences import Analysis, Sentence
 
-__all__ = ["Query", "Weights", "chain_names", "read_query"]
+__all__ = ["Query", "Weights", "asks_for", "chain_names", "read_query"]
 
 _TIME_Q = r"\b(?:what|which)\s+time\b|\bat\s+what\s+time\b"
 _DATE_Q = (
@@ -148,6 +148,32 @@ class Query:
         )  # fmt: skip
 
 
+def asks_for(query_text: str) -> frozenset[str]:
+    """What the answer looks like, read from the question's first interrogative (and one joined
+    to it by "and" / "or"): the "where" of "the city where ..." and the "when" of "... when he
+    died" are relative clauses, not what is asked.
+
+    >>> sorted(asks_for("When does monsoon season happen in the city where the lab is located?"))
+    ['date']
+    >>> sorted(asks_for("When and where did we meet?"))
+    ['date', 'name']
+    """
+    found = sorted((m.start(), m.end(), want) for pattern, want in _WANTS for m in pattern.finditer(query_text))
+    if not found:
+        return frozenset()
+    wants = {found[0][2]}
+    end = found[0][1]
+    for start, stop, want in found[1:]:
+        if _JOINED.fullmatch(query_text[end:start]) is None:
+            break
+        wants.add(want)
+        end = stop
+    return frozenset(wants)
+
+
+_JOINED = re.compile(r"\s*(?:,\s*)?(?:and|or)?\s*", re.IGNORECASE)
+
+
 def _name_pattern(name: str) -> str:
     """A regex for a lower-case token name in raw text: its tokens with anything between."""
     return r"\W+".join(re.escape(tok) for tok in name.split())
@@ -213,5 +239,5 @@ def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str
         if df:
             rarity = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
             weights[st] = floor + (1 - floor) * rarity
-    wants = frozenset(want for pattern, want in _WANTS if pattern.search(query_text))
+    wants = asks_for(query_text)
     return Query(stems=weights, total=sum(weights.values()), wants=wants, chain=chain, hot=hot)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from falkmem.context import ContextItem, RegexTokenCounter, Weights, pack, refers_back
 from falkmem.context.sentences import analyse
-from falkmem.context.signals import chain_names
+from falkmem.context.signals import asks_for, chain_names
 from falkmem.context.tokens import _PIECE, _RUN
 from falkmem.errors import InputError
 from falkmem.routing.who import asks_the_assistant
@@ -647,3 +647,20 @@ def test_a_name_in_a_chat_turn_is_no_bridge_within_its_session() -> None:
     out = pack(q, _theater_chat(), budget_tokens=80, counter=COUNTER)
     assert "Glass Menagerie" in out.text, out.text
     assert "Perhaps Emily" not in out.text, out.text
+
+
+@pytest.mark.parametrize(
+    ("query", "wants"),
+    [
+        ("When did the Admiral Twin open in the city where the Philbrook Museum is located?", {"date"}),
+        ("How many Publix stores are in the state where Hello Love's performer lived when he died?", {"number"}),
+        ("Who was president when the area where Intrepid Wind Farm is located became a state?", {"name"}),
+        ("How long did Nicolas have to leave work when he had a nosebleed?", {"number"}),
+        ("When and where did we meet?", {"date", "name"}),
+        ("Can you remind me who the President's Chief Advisor for Science was?", {"name"}),
+        ("What time did I reach the clinic on Monday?", {"time"}),
+        ("What country was the author of Brand a citizen of?", set()),
+    ],
+)
+def test_the_answer_type_is_read_from_the_first_interrogative_not_a_relative_clause(query: str, wants: set[str]) -> None:
+    assert asks_for(query) == wants
