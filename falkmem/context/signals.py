@@ -36,13 +36,14 @@ from .sentences import Analysis, Sentence
 __all__ = ["Query", "Weights", "asks_for", "chain_names", "read_query"]
 
 _TIME_Q = r"\b(?:what|which)\s+time\b|\bat\s+what\s+time\b"
-_DATE_Q = (
-    r"\bwhen\b|\b(?:what|which|in\s+what)\s+(?:year|date|day|month|decade|century)\b|\bhow\s+long\s+ago\b"
-)
+_WHAT = r"\b(?:what|which|in\s+what)(?:\s+(?:is|was|are|were))?(?:\s+the)?\s+"
+""""what", "what is the", "which was the" ... before the noun that says what is asked."""
+_DATE_Q = r"\bwhen\b|" + _WHAT + r"(?:year|date|day|month|decade|century)\b|\bhow\s+long\s+ago\b"
 _NUMBER_Q = (
     r"\bhow\s+(?:many|much|long|old|far|often|big|tall|large|high)\b"
-    r"|\bwhat\s+(?:percentage|percent|number|amount|size|population|score|price|cost)\b"
+    r"|" + _WHAT + r"(?:percentage|percent|number|amount|size|population|score|price|cost)\b"
 )
+
 _WANTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(_TIME_Q, re.I), "time"),
     (re.compile(_DATE_Q, re.I), "date"),
@@ -157,6 +158,8 @@ def asks_for(query_text: str) -> frozenset[str]:
     ['date']
     >>> sorted(asks_for("When and where did we meet?"))
     ['date', 'name']
+    >>> sorted(asks_for("What is the population of the state where Dodge City is located?"))
+    ['number']
     """
     found = sorted((m.start(), m.end(), want) for pattern, want in _WANTS for m in pattern.finditer(query_text))
     if not found:

@@ -660,6 +660,8 @@ def test_a_name_in_a_chat_turn_is_no_bridge_within_its_session() -> None:
         ("Can you remind me who the President's Chief Advisor for Science was?", {"name"}),
         ("What time did I reach the clinic on Monday?", {"time"}),
         ("What country was the author of Brand a citizen of?", set()),
+        ("What is the population of the state where Dodge City Regional Airport is located?", {"number"}),
+        ("What was the year the team that Ana leads was founded?", {"date"}),
     ],
 )
 def test_the_answer_type_is_read_from_the_first_interrogative_not_a_relative_clause(query: str, wants: set[str]) -> None:
