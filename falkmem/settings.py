@@ -264,6 +264,10 @@ class Settings(BaseSettings):
     """Default token budget of ``context()``."""
     context_candidates: int = Field(default=20, ge=1, le=200)
     """How many ranked memories ``context()`` considers before packing."""
+    context_dates: bool = True
+    """Write after a memory's "yesterday", "last Friday", "two weeks ago" the date it means,
+    read against the memory's time (docs/context.md); False leaves the words as written (for
+    memories stored without the time they were said: their time is then when they were stored)."""
     token_counter: str = Field(default="regex", pattern=r"^(?:regex|hf:.+|tiktoken:[A-Za-z0-9_.-]+)$")
     """What ``context()`` counts its budget with: ``regex`` (an estimate, no dependency),
     ``tiktoken:<encoding>`` (OpenAI's BPE, e.g. ``tiktoken:o200k_base``; needs ``tiktoken`` and

@@ -469,6 +469,7 @@ class Tenant:
             budget_tokens=budget,
             counter=counter,
             history=True if include_history else None,
+            dates=eng.settings.context_dates,
         )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)

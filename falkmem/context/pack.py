@@ -233,6 +233,7 @@ def pack(
     chain: bool = True,
     provenance: Provenance = "labels",
     weights: Weights | None = None,
+    dates: bool = True,
 ) -> PackedContext:
     """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
@@ -275,6 +276,9 @@ def pack(
         provenance: ``labels`` (``[1]``; the default) or ``full`` (``[id · session ·
             time]`` after every memory, no labels: the format before labels, for comparison).
         weights: the scoring weights (default :class:`~falkmem.context.signals.Weights`).
+        dates: write after the relative time words of memories that are not timeless
+            ("yesterday") the date they mean, read against the memory's time
+            (:func:`~falkmem.context.when.anchor`); False: as written.
 
     Returns:
         The packed context.
@@ -357,7 +361,7 @@ def pack(
         speaker = f"{item.speaker} ({item.called})" if item.speaker and item.called else item.speaker
         e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
                   at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),
-                  dated=item.kind not in TIMELESS, hot=h)  # fmt: skip
+                  dated=item.kind not in TIMELESS, hot=h, said=dates and item.kind not in TIMELESS)  # fmt: skip
         score_entry(e, q, w)
         entries.append(e)
 

@@ -95,6 +95,8 @@ class Entry:
     dated: bool = True
     """Its time says when something was said or happened (not a fact's storage time)."""
     hot: frozenset[int] = frozenset()
+    said: bool = True
+    """Its relative time words get the date they mean (``pack(dates=...)``, not timeless)."""
     """Sentences scored on words, chain and type (the others are filler)."""
     static: list[float] = field(default_factory=list)
     """Per sentence: its gain besides the question's words (base, chain, type, lead), times the prior."""
@@ -180,7 +182,7 @@ class _State:
                 shown = utc(first_at).date() if date is not None and first_at is not None else None
                 pieces = [
                     Piece(e.analysis, frozenset(e.chosen), e.speaker, _full_suffix(e) if self.full else "",
-                          said=utc(e.at).date() if e.at is not None and e.dated else None, shown=shown)
+                          said=utc(e.at).date() if e.at is not None and e.said else None, shown=shown)
                     for e in members
                 ]  # fmt: skip
                 parts = line_parts(label, date, pieces)

@@ -4,9 +4,10 @@ stored memory and the search hit keep the words as written."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from falkmem import Tenant
+from falkmem import Memory, Tenant
 
 SAID = datetime(2024, 1, 14, 20, 5, tzinfo=UTC)
 TURNS = [
@@ -42,3 +43,12 @@ def test_weekdays_and_months_are_read_against_each_turns_own_day(tenant: Tenant)
     assert "next Friday (5 Jan 2024)" in ctx.text, ctx.text  # said on Wednesday 3 Jan 2024
     ctx = tenant.context("When was Paola visiting Las Vegas?", budget_tokens=300)
     assert "Last month (Nov 2023)" in ctx.text, ctx.text  # said on 30 Dec 2023
+
+
+def test_context_dates_off_leaves_the_words_as_written(tenant: Tenant, reopened: Callable[..., Memory]) -> None:
+    _fill(tenant)
+    with reopened(context_dates=False) as m:
+        ctx = m.tenant(tenant.id).context("When did Paola catch the flu?", budget_tokens=150)
+    assert "p1" in ctx.used
+    assert "Caught a flu yesterday, because" in ctx.text
+    assert "(13 Jan 2024)" not in ctx.text

@@ -97,6 +97,13 @@ def test_a_chat_turn_gets_the_date_its_yesterday_means_in_the_context() -> None:
     assert p.tokens == COUNTER.count(p.text) <= 80
 
 
+def test_dates_off_keeps_a_turns_words() -> None:
+    said = datetime(2024, 1, 14, 20, 5, tzinfo=UTC)
+    items = [_turn("t1", "Caught a flu yesterday, I went out without my coat.", 0.9, said)]
+    p = pack("When did I catch the flu?", items, budget_tokens=80, counter=COUNTER, dates=False)
+    assert "Caught a flu yesterday, I went" in p.text
+
+
 def test_a_document_keeps_its_words() -> None:
     items = [ContextItem("d1", "The report was filed yesterday by the clerk.", 1.0, at=datetime(2024, 1, 14, tzinfo=UTC),
                          kind="document")]  # fmt: skip
