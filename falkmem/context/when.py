@@ -34,12 +34,12 @@ _EXPRESSION = (
     r"|this\s+past\s+(?:" + "|".join(_WEEKDAYS) + r")|this\s+weekend"
 )
 _RELATIVE = re.compile(
-    r"\b(?:" + _EXPRESSION + r")\b(?!\s*\()",  # not where a bracket follows: "yesterday (May 7)"
+    r"\b(" + _EXPRESSION + r")\b(['’]s\b)?(?!\s*\()",  # not where a bracket follows: "yesterday (May 7)"
     re.IGNORECASE,
 )
 _DAY = r"\d{1,2} (?:" + "|".join(_MONTHS) + r") \d{4}"
 _ANCHORED = re.compile(
-    r"\b(" + _EXPRESSION + r") \((?:" + _DAY + r"|the week(?:end)? (?:before|after|of) " + _DAY
+    r"\b((?:" + _EXPRESSION + r")(?:['’]s)?) \((?:" + _DAY + r"|the week(?:end)? (?:before|after|of) " + _DAY
     + r"|(?:" + "|".join(_MONTHS) + r") \d{4}|\d{4})\)",
     re.IGNORECASE,
 )
@@ -118,11 +118,11 @@ def anchor(text: str, said: date, shown: date | None = None) -> str:
     """
 
     def write(m: re.Match[str]) -> str:
-        found = m.group(0)
+        found = m.group(1)
         if shown == said and " ".join(found.casefold().split()) in _TODAY:
-            return found
+            return m.group(0)
         meant = resolve(found, said)
-        return f"{found} ({meant})" if meant else found
+        return f"{m.group(0)} ({meant})" if meant else m.group(0)
 
     return _RELATIVE.sub(write, text)
 

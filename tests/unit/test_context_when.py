@@ -69,6 +69,13 @@ def test_anchor_writes_the_date_after_each_expression_and_unanchor_takes_it_back
     assert unanchor(out) == text
 
 
+def test_a_possessive_keeps_its_s_before_the_date() -> None:
+    text = "Yesterday's meeting ran late; tomorrow’s will too."
+    out = anchor(text, MONDAY)
+    assert out == "Yesterday's (7 May 2023) meeting ran late; tomorrow’s (9 May 2023) will too."
+    assert unanchor(out) == text
+
+
 def test_what_cannot_be_resolved_without_guessing_is_left_alone() -> None:
     text = "On Friday we meet; a few days ago it rained; this summer maybe; yesterday (May 7) was long."
     assert anchor(text, MONDAY) == text
