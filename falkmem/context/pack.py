@@ -359,9 +359,10 @@ def pack(
                 triples.append(t)
         block = f"s:{item.session}" if merge_sessions and item.session and not full else f"i:{item.id}"
         speaker = f"{item.speaker} ({item.called})" if item.speaker and item.called else item.speaker
+        dated = item.kind not in TIMELESS
         e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
                   at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),
-                  dated=item.kind not in TIMELESS, hot=h, said=dates and item.kind not in TIMELESS)  # fmt: skip
+                  dated=dated, hot=h, said=dates and dated)  # fmt: skip
         score_entry(e, q, w)
         entries.append(e)
 

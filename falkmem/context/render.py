@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from .sentences import Analysis, one_line
-from .when import anchor
+from .when import anchor, day_text
 
 __all__ = [
     "CONNECTIONS",
@@ -42,7 +42,6 @@ __all__ = [
 ELLIPSIS = " … "
 CONNECTIONS = "Connections:"
 LEGEND = "Sources:"
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def utc(at: datetime) -> datetime:
@@ -52,8 +51,7 @@ def utc(at: datetime) -> datetime:
 
 def day(at: datetime) -> str:
     """``20 May 2023`` (UTC): fewer tokens than ISO and no day/month ambiguity."""
-    at = utc(at)
-    return f"{at.day} {_MONTHS[at.month - 1]} {at.year}"
+    return day_text(utc(at).date())
 
 
 def stamp(at: datetime) -> str:

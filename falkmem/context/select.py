@@ -95,9 +95,9 @@ class Entry:
     dated: bool = True
     """Its time says when something was said or happened (not a fact's storage time)."""
     hot: frozenset[int] = frozenset()
+    """Sentences scored on words, chain and type (the others are filler)."""
     said: bool = True
     """Its relative time words get the date they mean (``pack(dates=...)``, not timeless)."""
-    """Sentences scored on words, chain and type (the others are filler)."""
     static: list[float] = field(default_factory=list)
     """Per sentence: its gain besides the question's words (base, chain, type, lead), times the prior."""
     chosen: set[int] = field(default_factory=set)

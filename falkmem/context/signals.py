@@ -43,7 +43,6 @@ _NUMBER_Q = (
     r"\bhow\s+(?:many|much|long|old|far|often|big|tall|large|high)\b"
     r"|" + _WHAT + r"(?:percentage|percent|number|amount|size|population|score|price|cost)\b"
 )
-
 _WANTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(_TIME_Q, re.I), "time"),
     (re.compile(_DATE_Q, re.I), "date"),
@@ -149,6 +148,10 @@ class Query:
         )  # fmt: skip
 
 
+_JOINED = re.compile(r"\s*(?:,\s*)?(?:and|or)?\s*", re.IGNORECASE)
+"""What may stand between two interrogatives asked together ("when and where")."""
+
+
 def asks_for(query_text: str) -> frozenset[str]:
     """What the answer looks like, read from the question's first interrogative (and one joined
     to it by "and" / "or"): the "where" of "the city where ..." and the "when" of "... when he
@@ -173,8 +176,6 @@ def asks_for(query_text: str) -> frozenset[str]:
         end = stop
     return frozenset(wants)
 
-
-_JOINED = re.compile(r"\s*(?:,\s*)?(?:and|or)?\s*", re.IGNORECASE)
 
 
 def _name_pattern(name: str) -> str:

@@ -13,6 +13,10 @@ Left alone: what depends on tense or intent ("on Friday", "this Friday"), vague 
 few days ago", "last summer", "recently"), and "today" / "tonight" when the line already shows
 that day.
 Dates are calendar days of the memory's time in UTC, as the line's date is (:func:`.render.day`).
+
+Not :func:`falkmem.routing.when.find_time`, which reads the same words in a *question*: it
+returns a window to search in (loose for "last week", read as past for "on Friday"), where a
+context states one day or names the span, and leaves what tense decides alone.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import functools
 import re
 from datetime import date, timedelta
 
-__all__ = ["anchor", "resolve", "unanchor"]
+__all__ = ["anchor", "day_text", "resolve", "unanchor"]
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -46,7 +50,8 @@ _ANCHORED = re.compile(
 _TODAY = frozenset({"today", "tonight", "this morning", "this afternoon", "this evening"})
 
 
-def _day(d: date) -> str:
+def day_text(d: date) -> str:
+    """``20 May 2023``: how a context writes a day (a line's date, a resolved "yesterday")."""
     return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
 
 
@@ -55,8 +60,8 @@ def _month(year: int, month: int) -> str:
     return f"{_MONTHS[month - 1]} {year}"
 
 
-def resolve(expression: str, said: date) -> str | None:
-    """What a relative time expression said on ``said`` means, or None.
+def resolve(expression: str, said: date) -> str:
+    """What a relative time expression (one that :func:`anchor` finds) said on ``said`` means.
 
     >>> resolve("yesterday", date(2023, 5, 8))
     '7 May 2023'
@@ -68,38 +73,38 @@ def resolve(expression: str, said: date) -> str | None:
     words = expression.casefold().split()
     text = " ".join(words)
     if text == "the day before yesterday":
-        return _day(said - timedelta(days=2))
+        return day_text(said - timedelta(days=2))
     if text == "the day after tomorrow":
-        return _day(said + timedelta(days=2))
+        return day_text(said + timedelta(days=2))
     if text in ("yesterday", "last night"):
-        return _day(said - timedelta(days=1))
+        return day_text(said - timedelta(days=1))
     if text in _TODAY:
-        return _day(said)
+        return day_text(said)
     if text == "tomorrow":
-        return _day(said + timedelta(days=1))
+        return day_text(said + timedelta(days=1))
     if words[-1] == "ago":
         n = int(words[0]) if words[0].isdigit() else _COUNT[words[0]]
         unit = words[1].rstrip("s")
         if unit == "day":
-            return _day(said - timedelta(days=n))
+            return day_text(said - timedelta(days=n))
         if unit == "week":
-            return f"the week of {_day(said - timedelta(days=7 * n))}"
+            return f"the week of {day_text(said - timedelta(days=7 * n))}"
         if unit == "month":
             return _month(said.year, said.month - n)
         return str(said.year - n)
     if text == "this weekend":  # the weekend it is, or the next one
-        return f"the weekend of {_day(said + timedelta(days=max(0, 5 - said.weekday()) - (said.weekday() == 6)))}"
+        return f"the weekend of {day_text(said + timedelta(days=max(0, 5 - said.weekday()) - (said.weekday() == 6)))}"
     if words[:2] == ["this", "past"]:
         words = ["last", words[2]]
     step, unit = words
     if unit in _WEEKDAYS:  # the nearest such day strictly before (last) or after (next)
         target = _WEEKDAYS.index(unit)
         if step == "last":
-            return _day(said - timedelta(days=(said.weekday() - target - 1) % 7 + 1))
-        return _day(said + timedelta(days=(target - said.weekday() - 1) % 7 + 1))
+            return day_text(said - timedelta(days=(said.weekday() - target - 1) % 7 + 1))
+        return day_text(said + timedelta(days=(target - said.weekday() - 1) % 7 + 1))
     side = "before" if step == "last" else "after"
     if unit in ("week", "weekend"):
-        return f"the {unit} {side} {_day(said)}"
+        return f"the {unit} {side} {day_text(said)}"
     if unit == "month":
         return _month(said.year, said.month + (-1 if step == "last" else 1))
     return str(said.year + (-1 if step == "last" else 1))
@@ -121,8 +126,7 @@ def anchor(text: str, said: date, shown: date | None = None) -> str:
         found = m.group(1)
         if shown == said and " ".join(found.casefold().split()) in _TODAY:
             return m.group(0)
-        meant = resolve(found, said)
-        return f"{m.group(0)} ({meant})" if meant else m.group(0)
+        return f"{m.group(0)} ({resolve(found, said)})"
 
     return _RELATIVE.sub(write, text)
 
