@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
+from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .errors import ConfigError
@@ -268,6 +271,10 @@ class Settings(BaseSettings):
     """Write after a memory's "yesterday", "last Friday", "two weeks ago" the date it means,
     read against the memory's time (docs/context.md); False leaves the words as written (for
     memories stored without the time they were said: their time is then when they were stored)."""
+    context_timezone: str = "UTC"
+    """The IANA time zone (``Europe/Lisbon``, ``America/Los_Angeles``) whose calendar days
+    ``context()`` shows on its lines and reads "yesterday" in: a turn stored at 05:00 UTC on
+    4 Jan was said on the evening of 3 Jan in California. Stored times stay UTC."""
     token_counter: str = Field(default="regex", pattern=r"^(?:regex|hf:.+|tiktoken:[A-Za-z0-9_.-]+)$")
     """What ``context()`` counts its budget with: ``regex`` (an estimate, no dependency),
     ``tiktoken:<encoding>`` (OpenAI's BPE, e.g. ``tiktoken:o200k_base``; needs ``tiktoken`` and
@@ -301,6 +308,12 @@ class Settings(BaseSettings):
         for name, value in super().__repr_args__():
             yield name, redact_url(value) if name in _URL_FIELDS and isinstance(value, str) else value
 
+    @field_validator("context_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        zone(value)
+        return value
+
     @classmethod
     def load(cls, **overrides: object) -> Settings:
         """Read the environment, apply ``overrides``, and raise ``ConfigError`` on a bad value."""
@@ -324,6 +337,21 @@ class Settings(BaseSettings):
 
 
 _URL_FIELDS = frozenset({"url", "openai_base_url"})
+
+
+@functools.cache
+def zone(name: str) -> tzinfo:
+    """The time zone named ``name`` (IANA, or ``UTC``).
+
+    Raises:
+        ValueError: no such zone is known here (on Windows, ``pip install tzdata``).
+    """
+    if name.upper() == "UTC":
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {name!r}: give an IANA name such as 'Europe/Lisbon'") from None
 
 
 def _config_error(exc: ValidationError) -> ConfigError:

@@ -37,6 +37,7 @@ from .models import (
 from .retrieval.filters import Filters, OneOrMany, build_filters
 from .retrieval.pipeline import Retrieval, RouteArg, retrieve
 from .routing.router import RouterConfig
+from .settings import zone
 from .storage.cypher import query
 from .storage.rows import hit_from_row
 
@@ -470,6 +471,7 @@ class Tenant:
             counter=counter,
             history=True if include_history else None,
             dates=eng.settings.context_dates,
+            tz=zone(eng.settings.context_timezone),
         )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Literal
 
 from ..errors import InputError
@@ -234,6 +234,7 @@ def pack(
     provenance: Provenance = "labels",
     weights: Weights | None = None,
     dates: bool = True,
+    tz: tzinfo = UTC,
 ) -> PackedContext:
     """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
@@ -248,7 +249,7 @@ def pack(
     ("However, ...") comes with it; turns of one session share a line.
 
     The text has one line per source, ``[n] [date] [Title: |speaker: ]sentence … sentence``
-    (the date, ``20 May 2023`` in UTC, when the order is by time, or when the candidates that
+    (the date, ``20 May 2023`` in ``tz``, when the order is by time, or when the candidates that
     are not timeless (``TIMELESS``: facts, documents...) are from more than one day), then ``Connections: a -rel-> b; ...`` when graph triples earn
     their tokens, then, with ``legend=True``, ``Sources:`` and one ``[n] ids · session ·
     time`` line per label. :attr:`PackedContext.sources` holds the same provenance as data.
@@ -279,6 +280,9 @@ def pack(
         dates: write after the relative time words of memories that are not timeless
             ("yesterday") the date they mean, read against the memory's time
             (:func:`~falkmem.context.when.anchor`); False: as written.
+        tz: the time zone whose calendar days the lines show and relative time words are
+            read in (a turn said at 05:00 UTC is the evening before in California); the
+            legend and :attr:`PackedContext.sources` keep UTC times.
 
     Returns:
         The packed context.
@@ -342,10 +346,10 @@ def pack(
     q = weigh(query, stems, present, bridges, hot, w.idf_floor)
     asked = frozenset(tokenize(query))
     assistant = 1.0 if asks_the_assistant(query) else w.assistant
-    days = {day(it.at) for it, _ in unique if it.at is not None and it.kind not in TIMELESS}
+    days = {day(it.at, tz) for it, _ in unique if it.at is not None and it.kind not in TIMELESS}
     # Ordered by time, a timeless memory's date shows only when the candidates' dates differ
     # (documents stored on one day say nothing by their date).
-    any_days = days | {day(it.at) for it, _ in unique if it.at is not None}
+    any_days = days | {day(it.at, tz) for it, _ in unique if it.at is not None}
     show_dates = len(days) > 1 or (by_time and (len(any_days) > 1 or len(days) == 1))
     full = provenance == "full"
     seen_triples: set[tuple[str, str, str]] = set()
@@ -371,7 +375,7 @@ def pack(
             e.chosen.clear()
         chosen = select(entries, q, w, budget_tokens, Meter(counter, additive=additive), by_time=by_time,
                         show_dates=show_dates, full=full, legend=legend,
-                        connections=connections, asked=asked if chain else None)  # fmt: skip
+                        connections=connections, asked=asked if chain else None, tz=tz)  # fmt: skip
         text = "\n".join(chosen.lines)
         return chosen, text, counter.count(text)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
 
 from .sentences import Analysis, one_line
 from .when import anchor, day_text
@@ -35,6 +35,7 @@ __all__ = [
     "legend_line",
     "line",
     "line_parts",
+    "local_day",
     "stamp",
     "triple_text",
 ]
@@ -49,9 +50,14 @@ def utc(at: datetime) -> datetime:
     return at.astimezone(UTC) if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def day(at: datetime) -> str:
-    """``20 May 2023`` (UTC): fewer tokens than ISO and no day/month ambiguity."""
-    return day_text(utc(at).date())
+def local_day(at: datetime, tz: tzinfo = UTC) -> date:
+    """The calendar day of ``at`` in ``tz`` (naive datetimes taken as UTC)."""
+    return utc(at).astimezone(tz).date()
+
+
+def day(at: datetime, tz: tzinfo = UTC) -> str:
+    """``20 May 2023``, the day in ``tz``: fewer tokens than ISO and no day/month ambiguity."""
+    return day_text(local_day(at, tz))
 
 
 def stamp(at: datetime) -> str:

@@ -20,11 +20,11 @@ import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 
 from ..keyword.stem import stem
 from ..keyword.tokens import tokenize
-from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, stamp, triple_text, utc
+from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, local_day, stamp, triple_text
 from .sentences import Analysis, Sentence
 from .signals import Query, Weights
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
@@ -151,6 +151,8 @@ class _State:
     legend: bool
     triples: list[Triple] = field(default_factory=list)
     meter: Meter | None = None
+    tz: tzinfo = UTC
+    """The zone whose calendar days the lines show and "yesterday" is read in."""
     _lines: dict[tuple[object, ...], str] = field(default_factory=dict)
 
     def arrange(self) -> list[list[Entry]]:
@@ -178,11 +180,11 @@ class _State:
                 first_at = next(
                     (e.at for e in members if e.at is not None and (e.dated or self.by_time)), None
                 )
-                date = day(first_at) if self.show_dates and first_at is not None and not self.full else None
-                shown = utc(first_at).date() if date is not None and first_at is not None else None
+                date = day(first_at, self.tz) if self.show_dates and first_at is not None and not self.full else None
+                shown = local_day(first_at, self.tz) if date is not None and first_at is not None else None
                 pieces = [
                     Piece(e.analysis, frozenset(e.chosen), e.speaker, _full_suffix(e) if self.full else "",
-                          said=utc(e.at).date() if e.at is not None and e.said else None, shown=shown)
+                          said=local_day(e.at, self.tz) if e.at is not None and e.said else None, shown=shown)
                     for e in members
                 ]  # fmt: skip
                 parts = line_parts(label, date, pieces)
@@ -294,12 +296,14 @@ def select(
     legend: bool,
     connections: bool | None,
     asked: frozenset[str] | None = frozenset(),
+    tz: tzinfo = UTC,
 ) -> Selected:
     """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
 
     ``connections``: None lets each triple of a chosen memory compete for tokens like a
     sentence; True adds them after the sentences while they fit; False never renders them.
     ``asked``: the question's words (a name it holds is no bridge); None: no bridges.
+    ``tz``: the zone of the days the lines show.
 
     A name first met in a chosen sentence that the question does not hold and few other
     candidates mention (at most a fifth of them) is a bridge: the memories that mention it
@@ -311,7 +315,7 @@ def select(
     weddings"); across sessions it is the same thing met again (the trip booked in one session,
     its delay in another). Turns without a session count as one conversation.
     """
-    state = _State(entries, by_time, show_dates, full, legend, meter=meter)
+    state = _State(entries, by_time, show_dates, full, legend, meter=meter, tz=tz)
     covered: dict[str, int] = {}
     seen: list[Sentence] = []
     seen_texts: set[str] = set()

@@ -52,3 +52,13 @@ def test_context_dates_off_leaves_the_words_as_written(tenant: Tenant, reopened:
     assert "p1" in ctx.used
     assert "Caught a flu yesterday, because" in ctx.text
     assert "(13 Jan 2024)" not in ctx.text
+
+
+def test_the_days_are_read_in_the_context_time_zone(tenant: Tenant, reopened: Callable[..., Memory]) -> None:
+    # the flu turn was stored at 20:05 UTC on 14 Jan: 09:05 on 15 Jan in Auckland (UTC+13)
+    _fill(tenant)
+    with reopened(context_timezone="Pacific/Auckland") as m:
+        ctx = m.tenant(tenant.id).context("When did Paola catch the flu?", budget_tokens=150)
+    assert "p1" in ctx.used, ctx.text
+    assert "Caught a flu yesterday (14 Jan 2024)" in ctx.text, ctx.text
+    assert ctx.sources[0].times[0] is None or ctx.sources[0].times[0].tzinfo is not None

@@ -11,6 +11,7 @@ import pytest
 
 from falkmem.context import ContextItem, RegexTokenCounter, pack
 from falkmem.context.when import anchor, resolve, unanchor
+from falkmem.settings import zone
 
 MONDAY = date(2023, 5, 8)
 COUNTER = RegexTokenCounter()
@@ -131,6 +132,30 @@ def test_a_turn_past_midnight_gets_its_own_day_on_its_session_line() -> None:
     line = next(x for x in p.text.splitlines() if "uneventful" in x)
     assert re.match(r"\[\d\] 2 Jan 2024 user: ", line)
     assert "today (3 Jan 2024) besides the meds" in line
+
+
+def test_the_days_are_those_of_the_time_zone_given() -> None:
+    # 05:00 UTC on 4 Jan is 21:00 on 3 Jan in California and 14:00 on 4 Jan in Tokyo
+    items = [_turn("t1", "I flew back yesterday and it was long.", 0.9, datetime(2024, 1, 4, 5, 0, tzinfo=UTC))]
+    q = "When did I fly back?"
+    assert "[1] 4 Jan 2024 user: I flew back yesterday (3 Jan 2024)" in pack(
+        q, items, budget_tokens=60, counter=COUNTER).text  # fmt: skip
+    west = pack(q, items, budget_tokens=60, counter=COUNTER, tz=zone("America/Los_Angeles"))
+    assert "[1] 3 Jan 2024 user: I flew back yesterday (2 Jan 2024)" in west.text, west.text
+    assert west.sources[0].times == (datetime(2024, 1, 4, 5, 0, tzinfo=UTC),)  # provenance stays UTC
+    east = pack(q, items, budget_tokens=60, counter=COUNTER, tz=zone("Asia/Tokyo"))
+    assert "[1] 4 Jan 2024 user: I flew back yesterday (3 Jan 2024)" in east.text, east.text
+
+
+def test_a_line_shows_the_zones_day_and_today_needs_no_date_there() -> None:
+    # 22:30 UTC on 10 Jul is 07:30 on 11 Jul in Tokyo
+    said = datetime(2023, 7, 10, 22, 30, tzinfo=UTC)
+    items = [_turn("t1", "Today was the longest day at work.", 0.9, said),
+             _turn("t2", "Work was fine.", 0.5, said - timedelta(days=2))]  # fmt: skip
+    utc_line = pack("How was work?", items, budget_tokens=60, counter=COUNTER).text.splitlines()[0]
+    tokyo_line = pack("How was work?", items, budget_tokens=60, counter=COUNTER, tz=zone("Asia/Tokyo")).text.splitlines()[0]
+    assert utc_line == "[1] 10 Jul 2023 user: Today was the longest day at work."
+    assert tokyo_line == "[1] 11 Jul 2023 user: Today was the longest day at work."
 
 
 @pytest.mark.parametrize("budget", [12, 16, 20, 24, 30, 40])

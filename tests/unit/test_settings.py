@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from falkmem import ConfigError, Settings
+from falkmem.settings import zone
 
 
 def test_defaults() -> None:
@@ -43,3 +44,11 @@ def test_bad_url_scheme(tmp_path: object) -> None:
 
     with pytest.raises(ConfigError, match="FALKMEM_URL"):
         Memory(url="http://localhost:6379", embedder=HashEmbedder())
+
+
+def test_the_context_time_zone_is_an_iana_name() -> None:
+    assert Settings.load().context_timezone == "UTC"
+    assert str(zone(Settings.load(context_timezone="Europe/Lisbon").context_timezone)) == "Europe/Lisbon"
+    assert zone("utc") is zone("UTC")
+    with pytest.raises(ConfigError, match=r"FALKMEM_CONTEXT_TIMEZONE.*unknown time zone 'Mars/Olympus'"):
+        Settings.load(context_timezone="Mars/Olympus")
