@@ -46,7 +46,8 @@ class Engine:
     def plan(
         self, tenant_id: str, text: str, config: RouterConfig, *, force: Route | None, now: datetime | None = None
     ) -> Plan:
-        """Route one query against the tenant's known entities (``now``: naive UTC, or the clock)."""
+        """Route one query against the tenant's known entities (``now``: naive wall-clock time in
+        the ``timezone`` setting's zone, or the clock in UTC)."""
         known = self.known(tenant_id)
         with self._lock:  # KnownEntities is not safe for add() during find()
             return plan_query(

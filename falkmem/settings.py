@@ -271,10 +271,12 @@ class Settings(BaseSettings):
     """Write after a memory's "yesterday", "last Friday", "two weeks ago" the date it means,
     read against the memory's time (docs/context.md); False leaves the words as written (for
     memories stored without the time they were said: their time is then when they were stored)."""
-    context_timezone: str = "UTC"
-    """The IANA time zone (``Europe/Lisbon``, ``America/Los_Angeles``) whose calendar days
-    ``context()`` shows on its lines and reads "yesterday" in: a turn stored at 05:00 UTC on
-    4 Jan was said on the evening of 3 Jan in California. Stored times stay UTC."""
+    timezone: str = "UTC"
+    """The IANA time zone of the people whose memories these are (``Europe/Lisbon``,
+    ``America/Los_Angeles``): its calendar days are the days ``context()`` shows on its lines
+    and reads a turn's "yesterday" in (a turn stored at 05:00 UTC on 4 Jan was said on the
+    evening of 3 Jan in California), and the days a question's "yesterday", "on Friday" or
+    "3 Jan" mean, against ``now=``. Stored times stay UTC."""
     token_counter: str = Field(default="regex", pattern=r"^(?:regex|hf:.+|tiktoken:[A-Za-z0-9_.-]+)$")
     """What ``context()`` counts its budget with: ``regex`` (an estimate, no dependency),
     ``tiktoken:<encoding>`` (OpenAI's BPE, e.g. ``tiktoken:o200k_base``; needs ``tiktoken`` and
@@ -308,7 +310,7 @@ class Settings(BaseSettings):
         for name, value in super().__repr_args__():
             yield name, redact_url(value) if name in _URL_FIELDS and isinstance(value, str) else value
 
-    @field_validator("context_timezone")
+    @field_validator("timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:
         zone(value)

@@ -471,7 +471,7 @@ class Tenant:
             counter=counter,
             history=True if include_history else None,
             dates=eng.settings.context_dates,
-            tz=zone(eng.settings.context_timezone),
+            tz=zone(eng.settings.timezone),
         )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)

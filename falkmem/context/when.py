@@ -12,7 +12,7 @@ it can resolve without guessing (:func:`anchor`)::
 Left alone: what depends on tense or intent ("on Friday", "this Friday"), vague spans ("a
 few days ago", "last summer", "recently"), and "today" / "tonight" when the line already shows
 that day.
-Dates are calendar days of the memory's time in the context's time zone (``context_timezone``,
+Dates are calendar days of the memory's time in the context's time zone (``timezone``,
 UTC by default), as the line's date is (:func:`.render.day`).
 
 Not :func:`falkmem.routing.when.find_time`, which reads the same words in a *question*: it

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..embedding.base import embed_checked
@@ -21,6 +21,7 @@ from ..ranking.leanings import DAY, Leanings, QuestionLeanings, called_speakers,
 from ..ranking.rerank import NoReranker, rerank
 from ..routing.router import Plan, RouterConfig
 from ..routing.who import ASSISTANT_ROLES, USER_ROLES
+from ..settings import zone
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row, is_whole, rows_by_id
@@ -107,14 +108,14 @@ def _keep(rows: dict[str, dict[str, Any]], row: dict[str, Any]) -> None:
         rows[row["id"]] = row
 
 
-def question_leanings(plan: Plan, text: str) -> QuestionLeanings:
+def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanings:
     """What the router read from question ``text``, in the form the leanings take (epoch-second
     window with its slack: a day before, two days after; its words and capitalised words, for
-    the speakers it names)."""
+    the speakers it names). ``tz``: the zone the plan's times are wall-clock times of."""
     window = None
     if plan.time is not None:
-        start = plan.time.start.replace(tzinfo=UTC).timestamp() - DAY
-        end = plan.time.end.replace(tzinfo=UTC).timestamp() + 2 * DAY
+        start = plan.time.start.replace(tzinfo=tz).timestamp() - DAY
+        end = plan.time.end.replace(tzinfo=tz).timestamp() + 2 * DAY
         window = (start, end)
     return QuestionLeanings(
         speakers=frozenset(key for key, _ in plan.entities), said=said_form(text), names=name_tokens(text),
@@ -199,7 +200,8 @@ def retrieve(
     meta = engine.store.meta(tenant_id)
 
     t = time.perf_counter()
-    asked = datetime.fromtimestamp(now, UTC).replace(tzinfo=None) if now is not None else None
+    tz = zone(s.timezone)  # the question's "yesterday" is a day where its asker lives
+    asked = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
     plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=asked)
     timings["route"] = _ms(t)
     pool = k
@@ -268,7 +270,7 @@ def retrieve(
         lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
         for a, _ in kw.hits:
             _keep(rows, a)
-    question = question_leanings(plan, text)
+    question = question_leanings(plan, text, tz)
     lean_weights = Leanings(
         speaker=s.speaker_weight, role=s.role_weight, asks=s.asks_penalty, brief=s.brief_penalty,
         impersonal=s.impersonal_penalty, time=s.time_weight,

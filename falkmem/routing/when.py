@@ -41,8 +41,9 @@ class TimeRef:
     """The window a query's time expression names.
 
     Attributes:
-        start: first instant inside (naive, UTC).
-        end: first instant after (naive, UTC).
+        start: first instant inside (naive: wall-clock time where the asker lives, the
+            ``timezone`` setting; UTC by default).
+        end: first instant after (naive, likewise).
         text: the words it was read from.
         explicit: the date is written out (a calendar date, month or year), not relative.
     """
@@ -162,7 +163,9 @@ def find_time(text: str, now: datetime | None = None) -> TimeRef | None:
 
     Args:
         text: the query.
-        now: when it is asked (naive = UTC); default: the clock. Relative words ("last
+        now: when it is asked (naive: a wall-clock time, read as it is, which the search gives
+            in the ``timezone`` setting's zone; aware: taken in UTC); default: the clock (UTC).
+            Relative words ("last
             week") and dates without a year ("on May 3", "in June": the latest one not after
             ``now``) resolve against it.
 

@@ -57,8 +57,19 @@ def test_context_dates_off_leaves_the_words_as_written(tenant: Tenant, reopened:
 def test_the_days_are_read_in_the_context_time_zone(tenant: Tenant, reopened: Callable[..., Memory]) -> None:
     # the flu turn was stored at 20:05 UTC on 14 Jan: 09:05 on 15 Jan in Auckland (UTC+13)
     _fill(tenant)
-    with reopened(context_timezone="Pacific/Auckland") as m:
+    with reopened(timezone="Pacific/Auckland") as m:
         ctx = m.tenant(tenant.id).context("When did Paola catch the flu?", budget_tokens=150)
     assert "p1" in ctx.used, ctx.text
     assert "Caught a flu yesterday (14 Jan 2024)" in ctx.text, ctx.text
     assert ctx.sources[0].times[0] is None or ctx.sources[0].times[0].tzinfo is not None
+
+
+def test_the_question_is_read_in_the_time_zone_too(tenant: Tenant, reopened: Callable[..., Memory]) -> None:
+    # asked at 05:00 UTC on 4 Jan: in California it is the evening of 3 Jan, and "yesterday" is 2 Jan
+    _fill(tenant)
+    now = datetime(2024, 1, 4, 5, 0, tzinfo=UTC)
+    utc_plan = tenant.explain("What did Paola do yesterday?", now=now).plan
+    with reopened(timezone="America/Los_Angeles") as m:
+        la_plan = m.tenant(tenant.id).explain("What did Paola do yesterday?", now=now).plan
+    assert utc_plan.time is not None and utc_plan.time.start == datetime(2024, 1, 3)
+    assert la_plan.time is not None and la_plan.time.start == datetime(2024, 1, 2)

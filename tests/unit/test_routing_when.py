@@ -65,3 +65,22 @@ def test_order() -> None:
     assert find_order("Where did we go first?") == "earliest"
     assert find_order("I was going through our previous conversation") is None  # a past chat, not an order
     assert find_order("What did I first buy, and what do I use now?") is None  # both: no leaning
+
+
+def test_the_window_is_a_day_where_the_asker_lives() -> None:
+    from datetime import UTC
+
+    from falkmem.retrieval.pipeline import question_leanings
+    from falkmem.routing.router import Plan
+    from falkmem.settings import zone
+
+    # asked at 05:00 UTC on 4 Jan: 21:00 on 3 Jan in California, where "yesterday" is 2 Jan
+    la = zone("America/Los_Angeles")
+    ref = find_time("what did I do yesterday?", datetime(2024, 1, 3, 21, 0))  # the pipeline passes local wall time
+    assert ref is not None and ref.start == datetime(2024, 1, 2)
+    plan = Plan(route="vector", entities=(), cues=(), rule="", time=ref)
+    in_la = question_leanings(plan, "what did I do yesterday?", la).window
+    in_utc = question_leanings(plan, "what did I do yesterday?").window
+    assert in_la is not None and in_utc is not None
+    assert in_la[0] == datetime(2024, 1, 2, 8, 0, tzinfo=UTC).timestamp() - 86_400  # local midnight, a day's slack
+    assert in_la[0] - in_utc[0] == 8 * 3600

@@ -47,8 +47,8 @@ def test_bad_url_scheme(tmp_path: object) -> None:
 
 
 def test_the_context_time_zone_is_an_iana_name() -> None:
-    assert Settings.load().context_timezone == "UTC"
-    assert str(zone(Settings.load(context_timezone="Europe/Lisbon").context_timezone)) == "Europe/Lisbon"
+    assert Settings.load().timezone == "UTC"
+    assert str(zone(Settings.load(timezone="Europe/Lisbon").timezone)) == "Europe/Lisbon"
     assert zone("utc") is zone("UTC")
-    with pytest.raises(ConfigError, match=r"FALKMEM_CONTEXT_TIMEZONE.*unknown time zone 'Mars/Olympus'"):
-        Settings.load(context_timezone="Mars/Olympus")
+    with pytest.raises(ConfigError, match=r"FALKMEM_TIMEZONE.*unknown time zone 'Mars/Olympus'"):
+        Settings.load(timezone="Mars/Olympus")
