@@ -346,10 +346,11 @@ def pack(
     q = weigh(query, stems, present, bridges, hot, w.idf_floor)
     asked = frozenset(tokenize(query))
     assistant = 1.0 if asks_the_assistant(query) else w.assistant
-    days = {day(it.at, tz) for it, _ in unique if it.at is not None and it.kind not in TIMELESS}
+    dated_days = [(day(it.at, tz), it.kind not in TIMELESS) for it, _ in unique if it.at is not None]
+    days = {d for d, dated in dated_days if dated}
     # Ordered by time, a timeless memory's date shows only when the candidates' dates differ
     # (documents stored on one day say nothing by their date).
-    any_days = days | {day(it.at, tz) for it, _ in unique if it.at is not None}
+    any_days = {d for d, _ in dated_days}
     show_dates = len(days) > 1 or (by_time and (len(any_days) > 1 or len(days) == 1))
     full = provenance == "full"
     seen_triples: set[tuple[str, str, str]] = set()

@@ -177,7 +177,6 @@ def asks_for(query_text: str) -> frozenset[str]:
     return frozenset(wants)
 
 
-
 def _name_pattern(name: str) -> str:
     """A regex for a lower-case token name in raw text: its tokens with anything between."""
     return r"\W+".join(re.escape(tok) for tok in name.split())
