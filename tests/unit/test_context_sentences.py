@@ -57,3 +57,23 @@ def test_title_words() -> None:
     assert a.title_norm == "leader of opposition uganda"
     assert a.title_names == frozenset({"leader", "opposition", "uganda"})
     assert analyse("No title here.").title_norm == ""
+
+
+def test_a_list_after_a_blank_line_keeps_its_numbers() -> None:
+    # A title, a line of white space, then a numbered list: the first item's number is no
+    # sentence of its own either (the cut used to leave "1." alone when the text after the
+    # title opened with white space).
+    a = analyse("Pancakes\n \t\n1. Mix the flour and eggs. 2. Fry them in butter.")
+    assert a.title == "Pancakes"
+    assert a.texts == ("1. Mix the flour and eggs.", "2. Fry them in butter.")
+
+
+def test_quotes_and_brackets_after_a_sentence_end() -> None:
+    a = analyse('She said "Go." Then she left (quickly.) Did he stay?! Yes.\r\nNext line…  End')
+    assert a.texts == ('She said "Go.', "Then she left (quickly.", "Did he stay?!", "Yes.", "Next line…", "End")
+
+
+def test_names_after_quotes_brackets_slashes_and_hyphens() -> None:
+    assert names_in("Hi 'Kate' (Emi) /Bob/ met ABC-Def and McDonald's O’Neil at x-Ray") == [
+        "kate", "emi", "bob", "abc-def", "mcdonald's", "o’neil", "ray"
+    ]  # fmt: skip
