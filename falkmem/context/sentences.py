@@ -31,7 +31,7 @@ _WS = re.compile(r"\s+")
 # a line break. The match opens with the end mark or the line break itself: a pattern that opens
 # with one character class is scanned for it at C speed (one opening with a look-behind, or with
 # optional spaces, is tried at every position: 3x slower on a 500-character passage).
-_END = re.compile(r"[.!?…\n](?:(?<=\n)\s*|(?<!\n)[\"'”’)\]]*[ \t]+)")
+_END = re.compile(r"[.!?…\n](?:(?<=\n)\s*|(?<!\n)([\"'”’)\]]*)[ \t]+)")
 _MARKDOWN = re.compile(r"\*\*|__|^[ \t]*#{1,6}[ \t]+|^[ \t]*[-*•][ \t]+(?=\S)", re.MULTILINE)
 _MARKS = frozenset("#-*•")
 _ANAPHORIC = frozenset(
@@ -204,15 +204,15 @@ def _cut(body: str) -> list[str]:
     out: list[str] = []
     start = 0
     for m in _END.finditer(body):
-        end = m.start()
-        newline = body[end] == "\n"
-        if not newline:
-            end += 1  # the end mark stays with its sentence
+        mark = m.start()
+        newline = body[mark] == "\n"
+        # the end mark and the quotes or brackets it closes stay with the sentence
+        end = mark if newline else m.end(1)
         if end <= start:
             continue
-        if not newline and body[end - 1] == ".":
-            lo = max(body.rfind(" ", start, end), body.rfind("\n", start, end), start - 1) + 1
-            word = body[lo : end - 1].lower()
+        if not newline and body[mark] == ".":
+            lo = max(body.rfind(" ", start, mark), body.rfind("\n", start, mark), start - 1) + 1
+            word = body[lo:mark].lower()
             if is_abbreviation(word):
                 continue
             if len(word) <= 2 and word.isdigit() and lo == start:

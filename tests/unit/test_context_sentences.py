@@ -70,7 +70,8 @@ def test_a_list_after_a_blank_line_keeps_its_numbers() -> None:
 
 def test_quotes_and_brackets_after_a_sentence_end() -> None:
     a = analyse('She said "Go." Then she left (quickly.) Did he stay?! Yes.\r\nNext line…  End')
-    assert a.texts == ('She said "Go.', "Then she left (quickly.", "Did he stay?!", "Yes.", "Next line…", "End")
+    # the quote or bracket a sentence end closes stays with its sentence (it used to be dropped)
+    assert a.texts == ('She said "Go."', "Then she left (quickly.)", "Did he stay?!", "Yes.", "Next line…", "End")
 
 
 def test_names_after_quotes_brackets_slashes_and_hyphens() -> None:
