@@ -266,7 +266,9 @@ class Settings(BaseSettings):
     context_budget_tokens: int = Field(default=800, gt=0)
     """Default token budget of ``context()``."""
     context_candidates: int = Field(default=20, ge=1, le=200)
-    """How many ranked memories ``context()`` considers before packing."""
+    """How many ranked memories ``context()`` packs from at budgets up to 800 tokens (the default
+    budget); a larger budget reads more, twice as many from 1,200 tokens
+    (``context.items.candidates_for``)."""
     context_dates: bool = True
     """Write after a memory's "yesterday", "last Friday", "two weeks ago" the date it means,
     read against the memory's time (docs/context.md); False leaves the words as written (for

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import batch
-from .context.items import context_items
+from .context.items import candidates_for, context_items
 from .context.pack import pack
 from .errors import InputError, LimitExceeded, NotFound
 from .evolution import ops as evo
@@ -439,6 +439,10 @@ class Tenant:
         the labels to memory ids, sessions and times (docs/context.md). The text never
         exceeds the budget under the configured token counter.
 
+        The sentences come from the ``k`` best memories of the search: by default
+        ``context_candidates`` (20) up to 800 tokens, and more for a larger budget, twice as many
+        from 1,200 tokens (``context.items.candidates_for``).
+
         Superseded memories are left out unless ``include_history=True``, which also adds the
         earlier versions of the keyed facts found, marked with when they stopped being true.
         ``as_of`` packs what was true then, the filters select as in ``search``.
@@ -447,7 +451,7 @@ class Tenant:
         budget = budget_tokens if budget_tokens is not None else eng.settings.context_budget_tokens
         if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
             raise InputError("budget_tokens", "must be a positive integer")
-        n = k if k is not None else eng.settings.context_candidates
+        n = k if k is not None else candidates_for(budget, eng.settings.context_candidates)
         f = build_filters(
             session=session,
             user=user,
