@@ -26,7 +26,10 @@ other packer options, for ablations. The store is built (or reused) like ``run``
 ``context_candidates``, its answers and evidence) to a ``.jsonl.gz``; ``python -m
 benchmarks.context_eval FILE...`` packs them again with the current packer (:func:`replay`),
 without a store or a search, and compares question by question with an earlier replay
-(``--save`` / ``--against``): ablations of the packer take seconds.
+(``--save`` / ``--against``): ablations of the packer take seconds. The stored items are the
+``context_candidates`` hits that ``context()`` reads up to 800 tokens; above 800 it reads more
+(``context.items.candidates_for``), so a replayed cell over 800 packs fewer candidates than the
+live run did.
 """
 
 from __future__ import annotations
