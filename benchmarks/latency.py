@@ -12,7 +12,8 @@ store is one a ``python -m benchmarks run --path`` built.
   and the default search, ``timings_ms.total`` of each.
 * ``--vs KEY=VALUE`` (repeatable): the default against the default with those settings (what a
   part of the search costs: ``--vs graph_walk_depth=0`` takes the relational walk out).
-* ``--context BUDGET``: ``search(k=context_candidates)`` against ``context(budget_tokens=BUDGET)``
+* ``--context BUDGET``: ``search(k=context_candidates)`` (more above 800 tokens: the hits the context
+  reads, ``context.items.candidates_for``) against ``context(budget_tokens=BUDGET)``
   on the same candidates, timed around each call (what packing adds to the search). A repeated
   question finds its candidates' analyses cached; ``--cold`` empties the packer's caches before
   each ``context()``, as for a question whose candidates the process has not read yet.
@@ -96,6 +97,7 @@ def measure(
     """The timings of every call by system (the first system first), and each question's
     difference of medians (second minus first)."""
     from falkmem import Memory
+    from falkmem.context.items import candidates_for
 
     from . import datasets
     from .runner import make_embedder
@@ -119,7 +121,8 @@ def measure(
         Memory(path, embedder=embedder, query_cache_size=0, **first_opts) as one,
         Memory(path, embedder=embedder, query_cache_size=0, **second_opts) as two,
     ):
-        n_ctx = two.settings.context_candidates
+        # the hits context(B) reads: context_candidates, more above 800 tokens
+        n_ctx = candidates_for(context or 0, two.settings.context_candidates)
         for data in ds.tenants:
             if not two.has_tenant(data.tenant):
                 raise SystemExit(f"error: {path} holds no tenant {data.tenant!r}: build it with "
