@@ -451,7 +451,8 @@ class Tenant:
         budget = budget_tokens if budget_tokens is not None else eng.settings.context_budget_tokens
         if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
             raise InputError("budget_tokens", "must be a positive integer")
-        n = k if k is not None else candidates_for(budget, eng.settings.context_candidates)
+        # k= is checked against max_k; the number the budget derives is held to it
+        n = k if k is not None else min(candidates_for(budget, eng.settings.context_candidates), eng.settings.max_k)
         f = build_filters(
             session=session,
             user=user,

@@ -45,3 +45,5 @@ def test_the_setting_scales_too(tenant: Tenant, reopened: Callable[..., Memory])
         t = m.tenant(tenant.id)
         assert len(t.context(QUESTION, budget_tokens=300).hits) == 8
         assert len(t.context(QUESTION, budget_tokens=1200).hits) == 16
+    with reopened(context_candidates=150) as m:  # twice 150 is over max_k (200): held to it
+        assert len(m.tenant(tenant.id).context(QUESTION, budget_tokens=1200).hits) == len(TURNS)
