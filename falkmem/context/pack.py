@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
 from .render import day, legend_line, utc
 from .select import Entry, Meter, Selected, score_entry, select
-from .sentences import Analysis, analyse
+from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse
 from .signals import Weights, chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
 
@@ -145,7 +146,10 @@ def refers_back(query: str) -> bool:
     return _REFERS_BACK.search(unicodedata.normalize("NFKC", query)) is not None
 
 
+@functools.lru_cache(maxsize=4 * ANALYSIS_CACHE_SIZE)
 def _dedupe_key(text: str) -> str:
+    """A memory's (or a triple part's) text as exact duplicates share it (cached: the same
+    candidates come back question after question)."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(" .!?;,")
 
 
@@ -167,8 +171,10 @@ ones by their sentences (a word comparison would tokenise every long candidate).
 Signature = tuple[frozenset[str], frozenset[str]]
 
 
+@functools.lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
 def _signature(a: Analysis, length: int) -> Signature:
-    """What near-duplicates share: the words and the numbers (short memories), or the sentences."""
+    """What near-duplicates share: the words and the numbers (short memories), or the sentences
+    (cached with the analysis: a memory seen before costs a lookup)."""
     if length > _SHORT:
         return frozenset(a.texts), frozenset()
     words = a.words
