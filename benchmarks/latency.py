@@ -124,8 +124,9 @@ def measure(
         Memory(path, embedder=embedder, query_cache_size=0, **first_opts) as one,
         Memory(path, embedder=embedder, query_cache_size=0, **second_opts) as two,
     ):
-        # the hits context(B) reads: context_candidates, more above 800 tokens
-        n_ctx = candidates_for(context or 0, two.settings.context_candidates)
+        n_ctx = two.settings.context_candidates
+        if context is not None:  # the hits context(B) reads: more above 800 tokens
+            n_ctx = candidates_for(context, n_ctx)
         for data in ds.tenants:
             if not two.has_tenant(data.tenant):
                 raise SystemExit(f"error: {path} holds no tenant {data.tenant!r}: build it with "

@@ -31,7 +31,7 @@ _WS = re.compile(r"\s+")
 # a line break. The match opens with the end mark or the line break itself: a pattern that opens
 # with one character class is scanned for it at C speed (one opening with a look-behind, or with
 # optional spaces, is tried at every position: 3x slower on a 500-character passage).
-_END = re.compile(r"[.!?…\n](?:(?<=\n)\s*|(?<!\n)([\"'”’)\]]*)[ \t]+)")
+_END = re.compile(r"[.!?…\n](?:(?<=\n)\s*|([\"'”’)\]]*)[ \t]+)")
 _MARKDOWN = re.compile(r"\*\*|__|^[ \t]*#{1,6}[ \t]+|^[ \t]*[-*•][ \t]+(?=\S)", re.MULTILINE)
 _MARKS = frozenset("#-*•")
 _ANAPHORIC = frozenset(
