@@ -64,12 +64,11 @@ def forget_packed() -> None:
     """Empty the packer's caches (memory analyses, the default counter's line counts): the next
     pack reads every candidate for the first time."""
     from falkmem.context import select, sentences
-    from falkmem.context.pack import _dedupe_key, _signature
+    from falkmem.context.pack import _dedupe_key
 
     sentences.analyse.cache_clear()
     select._SHARED.clear()
     _dedupe_key.cache_clear()
-    _signature.cache_clear()
 
 
 def _pair(a: Any, b: Any, q: Any, *, context: int | None, n_ctx: int, vs: bool, cold: bool = False) -> tuple[float, float]:

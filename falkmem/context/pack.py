@@ -171,10 +171,8 @@ ones by their sentences (a word comparison would tokenise every long candidate).
 Signature = tuple[frozenset[str], frozenset[str]]
 
 
-@functools.lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
 def _signature(a: Analysis, length: int) -> Signature:
-    """What near-duplicates share: the words and the numbers (short memories), or the sentences
-    (cached with the analysis: a memory seen before costs a lookup)."""
+    """What near-duplicates share: the words and the numbers (short memories), or the sentences."""
     if length > _SHORT:
         return frozenset(a.texts), frozenset()
     words = a.words
