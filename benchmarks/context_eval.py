@@ -229,13 +229,20 @@ def _cell(text: str, used: Sequence[str], answers: Sequence[str] | None, evidenc
     )  # fmt: skip
 
 
+def plan_window(plan: Any) -> tuple[datetime, datetime] | None:
+    """The time window a search's plan read from the question (what ``context()`` packs with)."""
+    t = getattr(plan, "time", None)
+    return (t.start, t.end) if t is not None else None
+
+
 def _variant_pack(handle: Tenant, q: Question, variant: Variant, budget: int) -> tuple[str, list[str], int]:
     e = handle.explain(
         q.text, k=handle._engine.settings.context_candidates, now=q.now, **variant.context_options
     )
     items = items_from_explain(e)
     counter = handle._engine.token_counter
-    p = pack(q.text, items, budget_tokens=budget, counter=counter, **(variant.pack_options or {}))
+    p = pack(q.text, items, budget_tokens=budget, counter=counter, window=plan_window(e.plan),
+             **(variant.pack_options or {}))  # fmt: skip
     return p.text, list(p.used), p.tokens
 
 
@@ -296,6 +303,7 @@ def evaluate_tenant(
                 "tenant": data.tenant, "id": q.id, "text": q.text, "category": q.category, "answers": got,
                 "scored": scored, "evidence": evidence, "gold": list(q.gold), "reranker": e.reranker,
                 "items": [_item_json(it) for it in items_from_explain(e)],
+                "window": [t.isoformat() for t in w] if (w := plan_window(e.plan)) is not None else None,
             })  # fmt: skip
         rows.append(QuestionRow(
             tenant=data.tenant, id=q.id, text=q.text, category=q.category, hops=q.hops, answers=got,
@@ -550,6 +558,8 @@ def load_items(path: Path) -> list[dict[str, Any]]:
         for line in fh:
             d = json.loads(line)
             d["items"] = [_item_from_json(x) for x in d["items"]]
+            w = d.get("window")  # files written before the window was stored have none
+            d["window"] = (datetime.fromisoformat(w[0]), datetime.fromisoformat(w[1])) if w else None
             out.append(d)
     return out
 
@@ -588,7 +598,7 @@ def replay(
         row: dict[str, dict[str, float | None]] = {}
         for b in budgets:
             t = time.perf_counter()
-            p = pack(q["text"], items, budget_tokens=b, counter=counter, **pack_options)
+            p = pack(q["text"], items, budget_tokens=b, counter=counter, window=q.get("window"), **pack_options)
             ms = (time.perf_counter() - t) * 1000
             plain, plain_ids = plain_pack(items, b, counter)
             row[str(b)] = {

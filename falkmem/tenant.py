@@ -432,8 +432,9 @@ class Tenant:
 
         Superseded and (near-)duplicate memories are dropped; each memory is cut into sentences
         and the sentences are chosen by relevance per token: the question's words, the bridge
-        entities the graph followed, what the question asks for (a date for "when"), the
-        memory's rank; a sentence that leans on the one before comes with it, turns of one
+        entities the graph followed, what the question asks for (a date for "when"), a day
+        the question names ("last Saturday", read against ``now``) that a sentence's "today"
+        or "yesterday" means, the memory's rank; a sentence that leans on the one before comes with it, turns of one
         session share a line, lines are ordered by time when the question refers back. Each
         line carries a short label (``[1]``); ``sources`` (and ``legend``) of the result map
         the labels to memory ids, sessions and times (docs/context.md). The text never
@@ -477,6 +478,7 @@ class Tenant:
             history=True if include_history else None,
             dates=eng.settings.context_dates,
             tz=zone(eng.settings.timezone),
+            window=(r.plan.time.start, r.plan.time.end) if r.plan.time is not None else None,
         )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)

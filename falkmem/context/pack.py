@@ -7,18 +7,19 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Literal
 
 from ..errors import InputError
 from ..keyword.tokens import tokenize
 from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
-from .render import day, legend_line, utc
+from .render import day, legend_line, local_day, utc
 from .select import Entry, Meter, Selected, score_entry, select
 from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse
 from .signals import Weights, chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
+from .when import days_named
 
 __all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
 
@@ -123,6 +124,9 @@ TIMELESS = frozenset({"fact", "document", "preference", "summary"})
 dates are not rendered (unless the lines are ordered by time)."""
 _NEAR_DUPLICATE_MEMORY = 0.85
 """Jaccard similarity of two memories' words at which the lower-ranked one is dropped (numbers equal)."""
+ASKED_DAYS = 7
+"""A question's time window of at most this many days (``Plan.time``: "last Saturday", "on 7
+Jan 2024", "last week") makes a sentence that names a day inside it evidence (``Weights.day``)."""
 
 
 def refers_back(query: str) -> bool:
@@ -210,6 +214,19 @@ def _near_duplicate(new: _Kept, kept: Sequence[_Kept]) -> bool:
     return False
 
 
+def _asked_day(item: ContextItem, a: Analysis, window: tuple[date, date], tz: tzinfo) -> frozenset[int]:
+    """The sentences of a memory said on a known day (not timeless) whose relative time words
+    ("today", "yesterday", "last Friday") name a day in ``window`` (first day, day after)."""
+    if item.at is None or item.kind in TIMELESS:
+        return frozenset()
+    said = local_day(item.at, tz)
+    first, after = window
+    # said from the day before ("tomorrow") to a week after ("last Friday"); "10 days ago" is not read
+    if said < first - timedelta(days=1) or said >= after + timedelta(days=7):
+        return frozenset()
+    return frozenset(i for i, t in enumerate(a.texts) if any(first <= d < after for d in days_named(t, said)))
+
+
 def _by_rank(rank: int, half: float | None) -> float:
     """``1 / (1 + rank / half)``: 1 for the first memory, 1/2 at rank ``half`` (1 when ``half``
     is None). The rank prior and the weight of a bridge the graph followed."""
@@ -239,6 +256,7 @@ def pack(
     weights: Weights | None = None,
     dates: bool = True,
     tz: tzinfo = UTC,
+    window: tuple[datetime, datetime] | None = None,
 ) -> PackedContext:
     """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
@@ -248,9 +266,10 @@ def pack(
     by marginal relevance per token (:mod:`falkmem.context.select`) until nothing more fits.
     Relevance counts the question's words (rarer ones more, repeated ones less), the bridge
     entities the graph followed (``ContextItem.via``) and the titles one candidate names of
-    another, whether a sentence holds what the question asks for (a date for "when"...), the
-    memory's rank and the sentence's position. A sentence that leans on the one before it
-    ("However, ...") comes with it; turns of one session share a line.
+    another, whether a sentence holds what the question asks for (a date for "when"...) or
+    names the day it asks about (``window``), the memory's rank and the sentence's position. A
+    sentence that leans on the one before it ("However, ...") comes with it; turns of one
+    session share a line.
 
     The text has one line per source, ``[n] [date] [Title: |speaker: ]sentence … sentence``
     (the date, ``20 May 2023`` in ``tz``, when the order is by time, or when the candidates that
@@ -287,6 +306,11 @@ def pack(
         tz: the time zone whose calendar days the lines show and relative time words are
             read in (a turn said at 05:00 UTC is the evening before in California); the
             legend and :attr:`PackedContext.sources` keep UTC times.
+        window: the time window the question names (``Plan.time``: start, end; naive wall-clock
+            times in ``tz``); when it spans at most ``ASKED_DAYS`` days, a sentence whose
+            relative time words, read against when its memory was said, name a day inside it
+            ("I got it today", said that Saturday, for "...last Saturday") gains
+            ``Weights.day``.
 
     Returns:
         The packed context.
@@ -348,6 +372,12 @@ def pack(
         for a, h in zip(analyses, hots, strict=True)
     ]
     q = weigh(query, stems, present, bridges, hot, w.idf_floor)
+    on_day: list[frozenset[int]] = [frozenset()] * len(unique)
+    if window is not None and w.day > 0:
+        first, after = window[0].date(), (window[1] - timedelta(microseconds=1)).date() + timedelta(days=1)
+        if (after - first).days <= ASKED_DAYS:
+            on_day = [_asked_day(it, a, (first, after), tz) for it, a in unique]
+            hots = [h | d for h, d in zip(hots, on_day, strict=True)]
     asked = frozenset(tokenize(query))
     assistant = 1.0 if asks_the_assistant(query) else w.assistant
     dated_days = [(day(it.at, tz), it.kind not in TIMELESS) for it, _ in unique if it.at is not None]
@@ -359,7 +389,7 @@ def pack(
     full = provenance == "full"
     seen_triples: set[tuple[str, str, str]] = set()
     entries: list[Entry] = []
-    for rank, ((item, a), h) in enumerate(zip(unique, hots, strict=True)):
+    for rank, ((item, a), h, d) in enumerate(zip(unique, hots, on_day, strict=True)):
         triples = []
         for t in item.triples:
             tk = (_dedupe_key(t[0]), _dedupe_key(t[1]), _dedupe_key(t[2]))
@@ -371,7 +401,7 @@ def pack(
         dated = item.kind not in TIMELESS
         e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
                   at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),
-                  dated=dated, hot=h, said=dates and dated)  # fmt: skip
+                  dated=dated, hot=h, said=dates and dated, on_day=d)  # fmt: skip
         score_entry(e, q, w)
         entries.append(e)
 

@@ -98,6 +98,8 @@ class Entry:
     """Sentences scored on words, chain and type (the others are filler)."""
     said: bool = True
     """Its relative time words get the date they mean (``pack(dates=...)``, not timeless)."""
+    on_day: frozenset[int] = frozenset()
+    """Sentences whose relative time words name a day the question asks about (``pack(window=...)``)."""
     static: list[float] = field(default_factory=list)
     """Per sentence: its gain besides the question's words (base, chain, type, lead), times the prior."""
     chosen: set[int] = field(default_factory=set)
@@ -123,7 +125,7 @@ def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str
             lexical = not query.stems.keys().isdisjoint(s.words)
             chained = 1.0 if bridged else max(titled if i == 0 else 0.0, query.names_chain(s))
             typed = (lexical or chained > 0) and query.typed(s)
-            g += weights.chain * chained + weights.answer_type * typed
+            g += weights.chain * chained + weights.answer_type * typed + weights.day * (i in e.on_day)
         out.append(e.prior * g)
     e.static = out
     if e.at is None:

@@ -13,6 +13,9 @@ No model runs here. A sentence earns its place by
   to the fifteenth candidate says little about the first;
 * **the answer's type**: the question asks when / how many / what time / who or where, and the
   sentence holds a date, a number, a time of day or a name;
+* **the day asked about**: the question names a day or a week ("last Saturday") and the
+  sentence's relative time words, read against when it was said, name a day in it ("... from
+  my aunt today", said that Saturday): see ``pack(window=...)``;
 * **its memory's rank** in the search (a prior, by rank only: the ranking's scale may change;
   an assistant's turns count half: they restate the user's words) and its **position** (a
   memory's first sentence usually says what it is about).
@@ -93,6 +96,9 @@ class Weights:
     cost_power: float = 0.5
     """Candidates are ranked by gain / tokens ** cost_power (1: per token; lower favours
     longer sentences)."""
+    day: float = 0.6
+    """A sentence whose relative time words name a day the question asks about ("I got it
+    today", said on the Saturday of "...last Saturday"); see ``pack(window=...)``."""
     assistant: float = 0.5
     """Rank prior factor of an assistant's turns (they restate the user's words; the facts are
     the user's)."""

@@ -26,7 +26,7 @@ import functools
 import re
 from datetime import date, timedelta
 
-__all__ = ["anchor", "day_text", "resolve", "unanchor"]
+__all__ = ["anchor", "day_text", "days_named", "resolve", "unanchor"]
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -71,44 +71,66 @@ def resolve(expression: str, said: date) -> str:
     >>> resolve("last week", date(2023, 5, 8))
     'the week before 8 May 2023'
     """
+    one = _one_day(expression, said)
+    if one is not None:
+        return day_text(one)
     words = expression.casefold().split()
-    text = " ".join(words)
-    if text == "the day before yesterday":
-        return day_text(said - timedelta(days=2))
-    if text == "the day after tomorrow":
-        return day_text(said + timedelta(days=2))
-    if text in ("yesterday", "last night"):
-        return day_text(said - timedelta(days=1))
-    if text in _TODAY:
-        return day_text(said)
-    if text == "tomorrow":
-        return day_text(said + timedelta(days=1))
     if words[-1] == "ago":
         n = int(words[0]) if words[0].isdigit() else _COUNT[words[0]]
         unit = words[1].rstrip("s")
-        if unit == "day":
-            return day_text(said - timedelta(days=n))
         if unit == "week":
             return f"the week of {day_text(said - timedelta(days=7 * n))}"
         if unit == "month":
             return _month(said.year, said.month - n)
         return str(said.year - n)
-    if text == "this weekend":  # the weekend it is, or the next one
+    if " ".join(words) == "this weekend":  # the weekend it is, or the next one
         return f"the weekend of {day_text(said + timedelta(days=max(0, 5 - said.weekday()) - (said.weekday() == 6)))}"
-    if words[:2] == ["this", "past"]:
-        words = ["last", words[2]]
     step, unit = words
-    if unit in _WEEKDAYS:  # the nearest such day strictly before (last) or after (next)
-        target = _WEEKDAYS.index(unit)
-        if step == "last":
-            return day_text(said - timedelta(days=(said.weekday() - target - 1) % 7 + 1))
-        return day_text(said + timedelta(days=(target - said.weekday() - 1) % 7 + 1))
     side = "before" if step == "last" else "after"
     if unit in ("week", "weekend"):
         return f"the {unit} {side} {day_text(said)}"
     if unit == "month":
         return _month(said.year, said.month + (-1 if step == "last" else 1))
     return str(said.year + (-1 if step == "last" else 1))
+
+
+def _one_day(expression: str, said: date) -> date | None:
+    """The one calendar day a relative expression said on ``said`` means, or None (a week, a
+    month, a year)."""
+    words = expression.casefold().split()
+    text = " ".join(words)
+    if text == "the day before yesterday":
+        return said - timedelta(days=2)
+    if text == "the day after tomorrow":
+        return said + timedelta(days=2)
+    if text in ("yesterday", "last night"):
+        return said - timedelta(days=1)
+    if text in _TODAY:
+        return said
+    if text == "tomorrow":
+        return said + timedelta(days=1)
+    if words[-1] == "ago":
+        if words[1].rstrip("s") != "day":
+            return None
+        return said - timedelta(days=int(words[0]) if words[0].isdigit() else _COUNT[words[0]])
+    if words[:2] == ["this", "past"]:
+        words = ["last", words[2]]
+    if len(words) == 2 and words[1] in _WEEKDAYS:
+        target = _WEEKDAYS.index(words[1])
+        if words[0] == "last":
+            return said - timedelta(days=(said.weekday() - target - 1) % 7 + 1)
+        return said + timedelta(days=(target - said.weekday() - 1) % 7 + 1)
+    return None
+
+
+def days_named(text: str, said: date) -> list[date]:
+    """The calendar days the relative time words of ``text``, said on ``said``, name ("today",
+    "yesterday", "last Friday", "3 days ago"; not "last week" or "next month").
+
+    >>> days_named("I got it today, and we met last Friday.", date(2023, 5, 8))
+    [datetime.date(2023, 5, 8), datetime.date(2023, 5, 5)]
+    """
+    return [d for m in _RELATIVE.finditer(text) if (d := _one_day(m.group(1), said)) is not None]
 
 
 @functools.lru_cache(maxsize=4096)

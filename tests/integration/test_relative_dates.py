@@ -73,3 +73,32 @@ def test_the_question_is_read_in_the_time_zone_too(tenant: Tenant, reopened: Cal
         la_plan = m.tenant(tenant.id).explain("What did Paola do yesterday?", now=now).plan
     assert utc_plan.time is not None and utc_plan.time.start == datetime(2024, 1, 3)
     assert la_plan.time is not None and la_plan.time.start == datetime(2024, 1, 2)
+
+
+GIFT_DAY = datetime(2023, 3, 4, 16, 45, tzinfo=UTC)  # a Saturday
+GIFT_TURNS = [
+    ("g1", "s-mar-04", 0, "I'm looking for advice on my antique furniture. I recently got a vintage armchair from the "
+                          "1950s. By the way, I also got a crystal chandelier from my aunt today."),
+    ("g2", "s-mar-04b", 0, "Jewelry plays a big role in Indian weddings, and each piece of jewelry has a meaning."),
+    ("g3", "s-feb-02", -30, "I received a jewelry-making kit once and never used the pieces of jewelry it made."),
+    ("g4", "s-feb-11", -21, "Last Saturday I hit a new personal best of 12,345 steps while running errands."),
+]  # fmt: skip
+
+
+def test_a_turn_that_says_today_on_the_asked_day_reaches_the_prompt(tenant: Tenant) -> None:
+    # "...last Saturday": the router reads the window (4 Mar 2023, asked on Thursday 9 Mar); the
+    # turn said that Saturday whose "today" names it is evidence, though it shares no word
+    # with the question
+    tenant.add_many([
+        {"id": i, "session": s, "speaker": "user", "kind": "episode", "at": GIFT_DAY + timedelta(days=d), "text": text}
+        for i, s, d, text in GIFT_TURNS
+    ])  # fmt: skip
+    q = "I received a piece of jewelry last Saturday from whom?"
+    ctx = tenant.context(q, budget_tokens=90, now="2023-03-09T15:47:00+00:00")
+    assert ctx.plan is not None and ctx.plan.time is not None
+    assert "g1" in [h.id for h in ctx.hits], "retrieval: the gift turn is not a candidate"
+    assert "chandelier from my aunt today" in ctx.text, ctx.text
+    assert ctx.tokens <= 90
+    # asked a month later, "last Saturday" is another day: the gift's sentence is no evidence
+    later = tenant.context(q, budget_tokens=90, now="2023-04-06T15:47:00+00:00")
+    assert "my aunt" not in later.text, later.text

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from falkmem.context import ContextItem, RegexTokenCounter, pack
-from falkmem.context.when import anchor, resolve, unanchor
+from falkmem.context.when import anchor, days_named, resolve, unanchor
 from falkmem.settings import zone
 
 MONDAY = date(2023, 5, 8)
@@ -167,3 +167,51 @@ def test_the_written_dates_count_against_the_budget(budget: int) -> None:
     ]  # fmt: skip
     p = pack("When did I see my friend?", items, budget_tokens=budget, counter=COUNTER)
     assert p.tokens == COUNTER.count(p.text) <= budget
+
+
+def test_days_named_are_the_days_relative_words_mean() -> None:
+    assert days_named("I got it today, saw her yesterday and again 3 days ago.", MONDAY) == [
+        date(2023, 5, 8), date(2023, 5, 7), date(2023, 5, 5)
+    ]  # fmt: skip
+    assert days_named("We met last Friday; dinner is next Sunday.", MONDAY) == [date(2023, 5, 5), date(2023, 5, 14)]
+    # a week, a month, a year, or a day written out: no one day it means by itself
+    assert days_named("Last week was long, next month too, and a year ago; on 5 May we met.", MONDAY) == []
+
+
+SATURDAY = datetime(2023, 3, 4, 16, 45, tzinfo=UTC)
+LAST_SATURDAY = (datetime(2023, 3, 4), datetime(2023, 3, 5))  # what find_time gives, asked on 9 Mar
+GIFT = "I'm looking for advice on my antique furniture. By the way, I also got a crystal chandelier from my aunt today."
+JEWELRY = [
+    _turn("t1", "Jewelry plays a big role in Indian weddings, and each piece of jewelry has a meaning.", 0.9, SATURDAY),
+    _turn("t2", "I received a jewelry-making kit once and never used the pieces of jewelry it made.", 0.8,
+          SATURDAY - timedelta(days=30)),
+    _turn("t3", GIFT, 0.7, SATURDAY),
+]  # fmt: skip
+JEWELRY_Q = "I received a piece of jewelry last Saturday from whom?"
+
+
+def test_a_sentence_that_names_the_asked_day_is_evidence() -> None:
+    # "today", said that Saturday, is the day the question asks about: the gift's sentence is
+    # chosen though it shares no word with the question
+    plain = pack(JEWELRY_Q, JEWELRY, budget_tokens=90, counter=COUNTER)
+    asked = pack(JEWELRY_Q, JEWELRY, budget_tokens=90, counter=COUNTER, window=LAST_SATURDAY)
+    assert "my aunt" not in plain.text, plain.text
+    assert "chandelier from my aunt today" in asked.text, asked.text
+    assert asked.tokens <= 90
+
+
+def test_a_wide_window_or_a_document_gains_nothing_from_the_day() -> None:
+    # "in March" spans a month: every "today" of the month would gain; a document's "today" is
+    # when it was stored, not an event
+    month = (datetime(2023, 3, 1), datetime(2023, 4, 1))
+    plain = pack(JEWELRY_Q, JEWELRY, budget_tokens=90, counter=COUNTER)
+    assert pack(JEWELRY_Q, JEWELRY, budget_tokens=90, counter=COUNTER, window=month).text == plain.text
+    docs = [ContextItem(it.id, it.text, it.score, at=it.at, kind="document") for it in JEWELRY]
+    for budget in (45, 70, 80):  # budgets where the gift's sentence would take the lead's place
+        assert (pack(JEWELRY_Q, docs, budget_tokens=budget, counter=COUNTER, window=LAST_SATURDAY).text
+                == pack(JEWELRY_Q, docs, budget_tokens=budget, counter=COUNTER).text)  # fmt: skip
+    # another day's "today" is no evidence either
+    other = [*JEWELRY[:2], _turn("t3", GIFT, 0.7, SATURDAY - timedelta(days=3))]
+    packed = pack(JEWELRY_Q, other, budget_tokens=90, counter=COUNTER, window=LAST_SATURDAY)
+    assert packed.text == pack(JEWELRY_Q, other, budget_tokens=90, counter=COUNTER).text
+    assert "my aunt" not in packed.text
