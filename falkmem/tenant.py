@@ -434,8 +434,9 @@ class Tenant:
         and the sentences are chosen by relevance per token: the question's words, the bridge
         entities the graph followed, what the question asks for (a date for "when"), a day
         the question names ("last Saturday", read against ``now``) that a sentence's "today"
-        or "yesterday" means, the memory's rank; a sentence that leans on the one before comes with it, turns of one
-        session share a line, lines are ordered by time when the question refers back. Each
+        or "yesterday" means, the memory's rank; a sentence that leans on the one before
+        comes with it, turns of one session share a line, lines are ordered by time when the
+        question refers back. Each
         line carries a short label (``[1]``); ``sources`` (and ``legend``) of the result map
         the labels to memory ids, sessions and times (docs/context.md). The text never
         exceeds the budget under the configured token counter.

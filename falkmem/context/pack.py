@@ -221,9 +221,6 @@ def _asked_day(item: ContextItem, a: Analysis, window: tuple[date, date], tz: tz
         return frozenset()
     said = local_day(item.at, tz)
     first, after = window
-    # said from the day before ("tomorrow") to a week after ("last Friday"); "10 days ago" is not read
-    if said < first - timedelta(days=1) or said >= after + timedelta(days=7):
-        return frozenset()
     return frozenset(i for i, t in enumerate(a.texts) if any(first <= d < after for d in days_named(t, said)))
 
 

@@ -215,3 +215,12 @@ def test_a_wide_window_or_a_document_gains_nothing_from_the_day() -> None:
     packed = pack(JEWELRY_Q, other, budget_tokens=90, counter=COUNTER, window=LAST_SATURDAY)
     assert packed.text == pack(JEWELRY_Q, other, budget_tokens=90, counter=COUNTER).text
     assert "my aunt" not in packed.text
+
+
+def test_a_day_named_from_further_away_is_evidence_too() -> None:
+    # "ten days ago", said ten days after the Saturday asked about, names that Saturday
+    later = [*JEWELRY[:2], _turn("t3", GIFT.replace("today", "10 days ago"), 0.7, SATURDAY + timedelta(days=10))]
+    # (100 tokens: the date written after "10 days ago" takes a few more than "today")
+    packed = pack(JEWELRY_Q, later, budget_tokens=100, counter=COUNTER, window=LAST_SATURDAY)
+    assert "chandelier from my aunt 10 days ago (4 Mar 2023)" in packed.text, packed.text
+    assert "my aunt" not in pack(JEWELRY_Q, later, budget_tokens=100, counter=COUNTER).text
