@@ -416,9 +416,23 @@ def select(
             name_df[n] = name_df.get(n, 0) + 1
     rare = max(2, len(entries) // 5)
     bridges: set[str] = set()
+    # Nothing is chosen, covered or open yet: a group's gain is the sum of its sentences' own
+    # (what ``gain`` and ``estimate`` give here, summed in the same order), each computed once.
+    lexical, repeat = weights.lexical, weights.repeat
     for idx, e in enumerate(entries):
+        a, static, hot_i, prior, size = e.analysis, e.static, e.hot, e.prior, sizes[idx]
+        own = [
+            static[i] + prior * lexical * query.lexical(a.sentence(i).words, covered, repeat) if i in hot_i else static[i]
+            for i in range(len(a))
+        ]  # fmt: skip
+        head = heads[idx] + line_head[idx]
         for group in groups[idx]:
-            push(idx, group, None, gain(e, group) / estimate(idx, group))
+            g = 0.0
+            cost = 0.0
+            for i in group:
+                g += own[i]
+                cost += size[i]
+            push(idx, group, None, g / float(max(cost + head, 1.0) ** power))
 
     current = meter.count(state.render().lines)
 
@@ -495,6 +509,8 @@ def select(
         new = [i for i in group if i not in e.chosen]
         if not new:
             continue
+        if spaced and current + sum(meter.line(e.analysis.texts[i]) for i in new) > budget:
+            continue  # cannot fit, now or later (the context only grows)
         g = gain(e, new)
         if g <= 0:
             continue
