@@ -33,6 +33,11 @@ _WS = re.compile(r"\s+")
 # optional spaces, is tried at every position: 3x slower on a 500-character passage).
 _END = re.compile(r"[.!?…\n](?:(?<=\n)\s*|([\"'”’)\]]*)[ \t]+)")
 _MARKDOWN = re.compile(r"\*\*|__|^[ \t]*#{1,6}[ \t]+|^[ \t]*[-*•][ \t]+(?=\S)", re.MULTILINE)
+_LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
+"""``_MARKDOWN``'s heading marks and bullets, found after the line break that opens their line:
+a pattern opening with a literal is scanned for it at C speed (``_MARKDOWN`` tries every
+position: 20 times slower on a 2,000-character answer)."""
+_EMPHASIS = re.compile(r"\*\*|__")
 _MARKS = frozenset("#-*•")
 _ANAPHORIC = frozenset(
     """it its he his him she her they their them theirs this that these those there here such
@@ -264,6 +269,18 @@ def _marked(body: str) -> bool:
     return any((line := part.lstrip(" \t")) and line[0] in _MARKS for part in body.split("\n"))
 
 
+def _unmark(body: str) -> str:
+    """``_MARKDOWN.sub("", body)``, faster: the line marks first, then the emphasis. The two
+    never overlap (a bullet is one star and a space, emphasis two stars) nor make one another,
+    so the order changes nothing."""
+    body = _LINE_MARKS.sub("\n", "\n" + body)[1:]
+    if "__" not in body:
+        return body.replace("**", "")
+    if "**" not in body:
+        return body.replace("__", "")
+    return _EMPHASIS.sub("", body)  # one pass: "_**_" keeps its "__"
+
+
 def _title(first: str, rest: str) -> str | None:
     """The first line when it reads as a title: short, no sentence end, and followed by at
     least one sentence of three words or more (else it is a line of the text)."""
@@ -299,6 +316,6 @@ def analyse(text: str) -> Analysis:
     if title is not None:
         body = rest
     if _marked(body):
-        body = _MARKDOWN.sub("", body)
+        body = _unmark(body)
     texts = tuple(t for part in _cut(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t))
     return Analysis(title, texts)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from falkmem.context.sentences import analyse, name_key, names_in
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from falkmem.context.sentences import _unmark, analyse, name_key, names_in
 
 
 def test_title_line_then_sentences() -> None:
@@ -90,3 +95,19 @@ def test_a_country_and_its_peoples_adjective_share_a_name_key() -> None:
     # at least four letters are left: short names stay whole, and unrelated names stay apart
     assert [name_key(n) for n in ("brian", "roman", "rome", "iran", "ian")] == ["brian", "roman", "rome", "iran", "ian"]
     assert len({name_key(n) for n in ("uganda", "kenya", "china", "chile", "india", "indiana")}) == 6
+
+
+_ONE_PASS = re.compile(r"\*\*|__|^[ \t]*#{1,6}[ \t]+|^[ \t]*[-*•][ \t]+(?=\S)", re.MULTILINE)
+"""The markdown the packer drops, as one regex: what ``_unmark`` must equal."""
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["*", "**", "_", "__", "#", "##", "-", "•", " ", "\t", "\n", "a", "B", "1", "."]),
+                max_size=16).map("".join))  # fmt: skip
+def test_unmarking_equals_the_one_pass_regex(text: str) -> None:
+    assert _unmark(text) == _ONE_PASS.sub("", text)
+
+
+def test_unmarking_keeps_what_removing_emphasis_joins() -> None:
+    assert _unmark("_**_ and *__*") == "__ and **"
+    assert _unmark("# Plan\n- **Day 1:** Lisbon\n  * flight TP 1234") == "Plan\nDay 1: Lisbon\nflight TP 1234"
