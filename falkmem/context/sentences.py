@@ -131,7 +131,7 @@ class Analysis:
         texts: its sentences after the title, in order, each on one line.
     """
 
-    __slots__ = ("_names", "_sentence_names", "_sentences", "_title_names", "_words", "texts", "title")
+    __slots__ = ("_folded", "_names", "_sentence_names", "_sentences", "_title_names", "_words", "texts", "title")
 
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
@@ -141,6 +141,7 @@ class Analysis:
         self._names: frozenset[str] | None = None
         self._sentence_names: list[frozenset[str] | None] = [None] * len(texts)
         self._title_names: tuple[str, frozenset[str]] | None = None
+        self._folded: str | None = None
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -158,6 +159,14 @@ class Analysis:
         if self._words is None:
             self._words = _stems(tokenize(" ".join((self.title or "", *self.texts))))
         return self._words
+
+    @property
+    def folded(self) -> str:
+        """Its sentences joined by spaces, case-folded (where another memory's title is looked
+        for)."""
+        if self._folded is None:
+            self._folded = " ".join(self.texts).casefold()
+        return self._folded
 
     def names_of(self, i: int) -> frozenset[str]:
         """The names sentence ``i`` mentions (:func:`names_in`), as :func:`name_key` folds

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..keyword.stem import stem
 from ..keyword.tokens import query_terms, tokenize
@@ -123,6 +123,11 @@ class Query:
     wants: frozenset[str]
     chain: Mapping[str, float]
     hot: re.Pattern[str] | None
+    _padded: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
+    """``chain`` as (" name ", weight): what ``names_chain_text`` looks for."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_padded", tuple((f" {name} ", w) for name, w in self.chain.items()))
 
     def lexical(self, words: Iterable[str], covered: dict[str, int], repeat: float) -> float:
         """The share of the question a sentence adds, given how often each term is covered already."""
@@ -140,10 +145,10 @@ class Query:
     def names_chain_text(self, norm: str) -> float:
         """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces)
         names (0: none)."""
-        if not self.chain:
+        if not self._padded:
             return 0.0
         hay = f" {norm} "
-        return max((w for name, w in self.chain.items() if f" {name} " in hay), default=0.0)
+        return max((w for name, w in self._padded if name in hay), default=0.0)
 
     def typed(self, s: Sentence) -> bool:
         """Whether the sentence holds what the question asks for."""
@@ -221,7 +226,7 @@ def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], 
         names[n] = max(names.get(n, 0.0), w)
     keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3}
     if keyed:
-        texts = [" ".join(a.texts).casefold() for a in analyses]
+        texts = [a.folded for a in analyses]
         for title, i in keyed.items():
             if any(j != i and _names_whole(text, title) for j, text in enumerate(texts)):
                 names[" ".join(tokenize(title))] = 1.0
