@@ -360,7 +360,7 @@ def pack(
     bridges = chain_names(via, titles, analyses, query)
     stems, hot = read_query(query, bridges)
     hots = [
-        frozenset(i for i, t in enumerate(a.texts) if i == 0 or (hot is not None and hot.search(t)))
+        frozenset(i for i, t in enumerate(a.texts) if i == 0 or (hot is not None and hot.search(t.lower())))
         for a in analyses
     ]  # fmt: skip
     wanted = frozenset(stems)
