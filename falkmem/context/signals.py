@@ -27,9 +27,11 @@ rank prior alone.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..keyword.stem import stem
@@ -126,9 +128,12 @@ class Query:
     hot: re.Pattern[str] | None
     _padded: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
     """``chain`` as (" name ", weight): what ``names_chain_text`` looks for."""
+    _wants: tuple[bool, bool, bool, bool] = field(init=False, repr=False, compare=False)
+    """Whether ``wants`` holds date, time, number, name (what ``typed`` reads)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_padded", tuple((f" {name} ", w) for name, w in self.chain.items()))
+        object.__setattr__(self, "_wants", tuple(w in self.wants for w in ("date", "time", "number", "name")))
 
     def lexical(self, words: Iterable[str], covered: dict[str, int], repeat: float) -> float:
         """The share of the question a sentence adds, given how often each term is covered already."""
@@ -153,11 +158,8 @@ class Query:
 
     def typed(self, s: Sentence) -> bool:
         """Whether the sentence holds what the question asks for."""
-        return any(
-            (want == "date" and s.date) or (want == "time" and s.time) or (want == "number" and s.number)
-            or (want == "name" and s.name)
-            for want in self.wants
-        )  # fmt: skip
+        date, time, number, name = self._wants
+        return (date and s.date) or (time and s.time) or (number and s.number) or (name and s.name)
 
 
 _JOINED = re.compile(r"\s*(?:,\s*)?(?:and|or)?\s*", re.IGNORECASE)
@@ -198,16 +200,15 @@ def _word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def _names_whole(text: str, name: str) -> bool:
-    """Whether ``name`` occurs in ``text`` with no letter, digit or underscore right before or
+def _whole_at(text: str, name: str) -> Iterator[int]:
+    """Where ``name`` occurs in ``text`` with no letter, digit or underscore right before or
     after it (what a regex with word-boundary look-arounds finds, without compiling one per name)."""
     at = text.find(name)
     end = len(name)
     while at >= 0:
         if (at == 0 or not _word(text[at - 1])) and (at + end == len(text) or not _word(text[at + end])):
-            return True
+            yield at
         at = text.find(name, at + 1)
-    return False
 
 
 def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], analyses: Sequence[Analysis],
@@ -225,11 +226,15 @@ def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], 
     for v, w in via:
         n = " ".join(tokenize(v))
         names[n] = max(names.get(n, 0.0), w)
-    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3}
+    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3 and "\0" not in t}
     if keyed:
+        # every candidate's text in one string, each closed by a NUL (no word character: a
+        # name is whole at a text's end as before it), looked up once per title
         texts = [a.folded for a in analyses]
+        ends = list(itertools.accumulate(len(t) + 1 for t in texts))
+        joined = "\0".join(texts) + "\0"
         for title, i in keyed.items():
-            if any(j != i and _names_whole(text, title) for j, text in enumerate(texts)):
+            if any(bisect.bisect_right(ends, at) != i for at in _whole_at(joined, title)):
                 names[" ".join(tokenize(title))] = 1.0
     return {n: w for n, w in names.items() if w >= _CHAIN_MIN and len(n) >= 3 and f" {n} " not in asked}
 
