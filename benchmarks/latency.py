@@ -14,7 +14,9 @@ store is one a ``python -m benchmarks run --path`` built.
   part of the search costs: ``--vs graph_walk_depth=0`` takes the relational walk out).
 * ``--context BUDGET``: ``search(k=context_candidates)`` (more above 800 tokens: the hits the context
   reads, ``context.items.candidates_for``) against ``context(budget_tokens=BUDGET)``
-  on the same candidates, timed around each call (what packing adds to the search). A repeated
+  on the same candidates, timed around each call (what packing adds to the search), and
+  ``context()``'s own ``timings_ms["pack"]`` (the same cost timed inside the call, free of the
+  spread of two searches). A repeated
   question finds its candidates' analyses cached; ``--cold`` empties the packer's caches before
   each ``context()``, as for a question whose candidates the process has not read yet.
 
@@ -71,13 +73,19 @@ def forget_packed() -> None:
     _dedupe_key.cache_clear()
 
 
-def _pair(a: Any, b: Any, q: Any, *, context: int | None, n_ctx: int, vs: bool, cold: bool = False) -> tuple[float, float]:
-    """One question through both systems (tenant handles ``a`` and ``b``): their timings."""
+def _pair(a: Any, b: Any, q: Any, *, context: int | None, n_ctx: int, vs: bool, cold: bool = False,
+          packs: list[float] | None = None) -> tuple[float, float]:  # fmt: skip
+    """One question through both systems (tenant handles ``a`` and ``b``): their timings.
+    ``packs``: gets each ``context()``'s own ``timings_ms["pack"]``."""
     if context is not None:
         if cold:
             forget_packed()
-        return (_ms(lambda: b.search(q.text, k=n_ctx, now=q.now)),
-                _ms(lambda: b.context(q.text, budget_tokens=context, now=q.now)))  # fmt: skip
+        got: list[Any] = []
+        timed = (_ms(lambda: b.search(q.text, k=n_ctx, now=q.now)),
+                 _ms(lambda: got.append(b.context(q.text, budget_tokens=context, now=q.now))))  # fmt: skip
+        if packs is not None:
+            packs.append(got[0].timings_ms["pack"])
+        return timed
     if vs:
         return (a.search(q.text, k=10, now=q.now).timings_ms["total"],
                 b.search(q.text, k=10, now=q.now).timings_ms["total"])  # fmt: skip
@@ -95,9 +103,11 @@ def measure(
     context: int | None = None,
     tenants: int | None = None,
     cold: bool = False,
+    packs: list[float] | None = None,
 ) -> tuple[dict[str, list[float]], list[float]]:
     """The timings of every call by system (the first system first), and each question's
-    difference of medians (second minus first)."""
+    difference of medians (second minus first). ``packs`` (with ``context``): gets each
+    measured ``context()``'s own packing time (``timings_ms["pack"]``)."""
     from falkmem import Memory
     from falkmem.context.items import candidates_for
 
@@ -137,7 +147,7 @@ def measure(
             per: dict[str, list[tuple[float, float]]] = {q.id: [] for q in data.questions}
             for _ in range(reps):
                 for q in data.questions:
-                    x, y = _pair(a, b, q, context=context, n_ctx=n_ctx, vs=bool(vs), cold=cold)
+                    x, y = _pair(a, b, q, context=context, n_ctx=n_ctx, vs=bool(vs), cold=cold, packs=packs)
                     lat[names[0]].append(x)
                     lat[names[1]].append(y)
                     per[q.id].append((x, y))
@@ -167,8 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         vs = dict(_override(v) for v in args.vs)
     except ValueError as exc:
         p.error(str(exc))
+    packs: list[float] = []
     lat, diffs = measure(args.dataset, args.path, reps=args.reps, vs=vs, context=args.context, tenants=args.tenants,
-                        cold=args.cold)  # fmt: skip
+                        cold=args.cold, packs=packs)  # fmt: skip
     (n1, x), (n2, y) = lat.items()
     x50, y50 = statistics.median(x), statistics.median(y)
     print(f"{args.dataset}: {len(y)} calls each (reps {args.reps}, interleaved, query cache off)")
@@ -177,6 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"p50 ratio {n2} / {n1}: {y50 / x50:.2f}; p50 difference {y50 - x50:+.1f} ms; "
           f"per question (median of its repetitions), p50 of the difference {statistics.median(diffs):+.1f} ms "
           f"over {len(diffs)} questions")  # fmt: skip
+    if packs:  # what context() adds, timed inside it: free of the two searches' own spread
+        print(f"context()'s own packing (timings_ms['pack']): p50 {statistics.median(packs):.1f} ms, "
+              f"p95 {_pct(packs, 95):.1f} ms")  # fmt: skip
     return 0
 
 
