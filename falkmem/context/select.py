@@ -110,23 +110,25 @@ class Entry:
 def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str] = frozenset()) -> None:
     """Fill ``e.static`` and ``e.order``; ``e.hot`` must be set. ``bridges``: names met in
     chosen sentences that make a sentence naming them evidence for the chain."""
-    out: list[float] = []
     a = e.analysis
     # A memory whose title names a bridge is about the next hop: its first sentence is evidence
     # for the chain though it says "it" ("Lake District: It is located within Cumbria").
     titled = 0.0
     if a.title is not None:
         titled = 1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
+    base, lead, prior, hot, on_day = weights.base, weights.lead, e.prior, e.hot, e.on_day
+    asked = query.stems.keys()
+    out: list[float] = []
     for i in range(len(a)):
-        g = weights.base + weights.lead * (i == 0)
+        g = base + lead * (i == 0)
         bridged = bool(bridges) and not bridges.isdisjoint(a.names_of(i))
-        if i in e.hot or bridged:
-            s = e.analysis.sentence(i)
-            lexical = not query.stems.keys().isdisjoint(s.words)
+        if i in hot or bridged:
+            s = a.sentence(i)
+            lexical = not asked.isdisjoint(s.words)
             chained = 1.0 if bridged else max(titled if i == 0 else 0.0, query.names_chain(s))
             typed = (lexical or chained > 0) and query.typed(s)
-            g += weights.chain * chained + weights.answer_type * typed + weights.day * (i in e.on_day)
-        out.append(e.prior * g)
+            g += weights.chain * chained + weights.answer_type * typed + weights.day * (i in on_day)
+        out.append(prior * g)
     e.static = out
     if e.at is None:
         e.order = (1, datetime.min.replace(tzinfo=UTC), e.rank)
@@ -509,8 +511,10 @@ def select(
         new = [i for i in group if i not in e.chosen]
         if not new:
             continue
-        if spaced and current + sum(meter.line(e.analysis.texts[i]) for i in new) > budget:
-            continue  # cannot fit, now or later (the context only grows)
+        if spaced:  # its sentences alone: if they cannot fit, now or later (the context only grows)
+            alone = sum(meter.line(e.analysis.texts[i]) for i in new)
+            if current + alone > budget:
+                continue
         g = gain(e, new)
         if g <= 0:
             continue
@@ -518,10 +522,8 @@ def select(
         if heap and ratio < -heap[0][0] < -neg:
             push(idx, group, None, ratio)  # re-scored below the next candidate: that one first
             continue
-        if spaced:  # a lower bound of what it adds: its sentences, and a new line's label
-            least = sum(meter.line(e.analysis.texts[i]) for i in new) + (0 if e.block in opened else 3)
-            if current + least > budget:
-                continue
+        if spaced and current + alone + (0 if e.block in opened else 3) > budget:
+            continue  # a lower bound of what it adds: its sentences, and a new line's label
         if any(i in e.hot and duplicate(e, i) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)
         accept(idx, new)
