@@ -98,7 +98,7 @@ def test_a_country_and_its_peoples_adjective_share_a_name_key() -> None:
 
 
 _ONE_PASS = re.compile(r"\*\*|__|^[ \t]*#{1,6}[ \t]+|^[ \t]*[-*•][ \t]+(?=\S)", re.MULTILINE)
-"""The markdown the packer drops, as one regex: what ``_unmark`` must equal."""
+"""The markdown the packer drops, as the one regex it used before ``_unmark``: what that must equal."""
 
 
 @settings(max_examples=2000, deadline=None)
