@@ -56,10 +56,11 @@ def _override(text: str) -> tuple[str, Any]:
         return key.strip(), value
 
 
-def _ms(call: Callable[[], Any]) -> float:
+def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
+    """Milliseconds the call took, and what it returned."""
     t = time.perf_counter()
-    call()
-    return (time.perf_counter() - t) * 1000
+    got = call()
+    return (time.perf_counter() - t) * 1000, got
 
 
 def forget_packed() -> None:
@@ -80,12 +81,11 @@ def _pair(a: Any, b: Any, q: Any, *, context: int | None, n_ctx: int, vs: bool, 
     if context is not None:
         if cold:
             forget_packed()
-        got: list[Any] = []
-        timed = (_ms(lambda: b.search(q.text, k=n_ctx, now=q.now)),
-                 _ms(lambda: got.append(b.context(q.text, budget_tokens=context, now=q.now))))  # fmt: skip
+        searched, _ = _timed(lambda: b.search(q.text, k=n_ctx, now=q.now))
+        packed, got = _timed(lambda: b.context(q.text, budget_tokens=context, now=q.now))
         if packs is not None:
-            packs.append(got[0].timings_ms["pack"])
-        return timed
+            packs.append(got.timings_ms["pack"])
+        return searched, packed
     if vs:
         return (a.search(q.text, k=10, now=q.now).timings_ms["total"],
                 b.search(q.text, k=10, now=q.now).timings_ms["total"])  # fmt: skip
