@@ -420,6 +420,7 @@ def select(
     bridges: set[str] = set()
     # Nothing is chosen, covered or open yet: a group's gain is the sum of its sentences' own
     # (what ``gain`` and ``estimate`` give here, summed in the same order), each computed once.
+    # Written out, not called: calling them per group costs LongMemEval's ~300 groups 0.2 ms.
     lexical, repeat = weights.lexical, weights.repeat
     for idx, e in enumerate(entries):
         a, static, hot_i, prior, size = e.analysis, e.static, e.hot, e.prior, sizes[idx]
