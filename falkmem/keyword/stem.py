@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import Stemmer
 
 from .tokens import tokenize
 
-__all__ = ["parse_bag", "stem", "stem_all", "stem_bag", "stem_counts"]
+__all__ = ["parse_bag", "stem", "stem_all", "stem_bag", "stem_counts", "stem_set"]
 
 _local = threading.local()
 _memo: dict[str, str] = {}
@@ -51,6 +51,18 @@ def stem(token: str) -> str:
             _memo.clear()
         got = _memo[token] = str(_stemmer().stemWord(token))
     return got
+
+
+def stem_set(words: Iterable[str]) -> frozenset[str]:
+    """The stems of ``words`` (each looked up in the memo inline: a call of :func:`stem` per
+    word cost the packer half its stemming time).
+
+    Example:
+        >>> sorted(stem_set({"companies", "company", "runs"}))
+        ['compani', 'run']
+    """
+    memo = _memo
+    return frozenset([memo.get(w) or stem(w) for w in words])
 
 
 def stem_counts(text: str) -> tuple[int, dict[str, int]]:
