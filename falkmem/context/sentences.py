@@ -108,7 +108,7 @@ def _sentence(text: str, index: int) -> Sentence:
     digits = [t for t in other if t.isdigit()]
     return Sentence(
         text=text,
-        words=stem_set(bag.difference(STOPWORDS)),
+        words=_stems(bag),
         norm=" ".join(tokens),
         position=index,
         leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
