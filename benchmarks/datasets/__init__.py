@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import case_study, jsonl, longmemeval, musique, musique200, realtalk, synthetic
+from . import beam, case_study, jsonl, longmemeval, musique, musique200, realtalk, synthetic
 from .base import Dataset, DatasetInvalid, DatasetMissing, MemoryItem, Question, TenantData
 
-NAMES = ("synthetic", "musique", "musique200", "longmemeval", "realtalk", "case_study", "jsonl")
+NAMES = ("synthetic", "musique", "musique200", "longmemeval", "realtalk", "beam", "case_study", "jsonl")
 """Every dataset ``--dataset`` accepts."""
 
 
@@ -40,6 +40,8 @@ def load(
         ds = longmemeval.load(data_dir=data_dir, questions=questions)
     elif name == "realtalk":
         ds = realtalk.load(data_dir=data_dir, questions=questions)
+    elif name == "beam":
+        ds = beam.load(data_dir=data_dir, questions=questions)
     elif name == "case_study":
         ds = case_study.load(data_dir=data_dir, questions=questions)
     elif name == "jsonl":
