@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from falkmem.routing.router import RouterConfig
 
-Sweep = Literal["default", "quick", "real", "tune", "ablate"]
-SWEEPS = ("default", "quick", "real", "tune", "ablate")
+Sweep = Literal["default", "quick", "real", "tune", "ablate", "core"]
+SWEEPS = ("default", "quick", "real", "tune", "ablate", "core")
 
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
@@ -90,6 +90,8 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
         System("vector route (vector+keyword)", "baseline", route="vector"),
         System("default (settings)", "router"),
     ]
+    if sweep == "core":  # the default against its two channels alone: the paired comparison of a change
+        return [s for s in base if s.name != "vector route (vector+keyword)"]
     if sweep == "ablate":  # the default with one part of it off at a time (conversations: links, leanings)
         names = {"no-links": "default without links", "no-turn-links": "default without turn links",
                  "no-speaker": "default without the speaker leaning", "no-role": "default without the role leaning",
