@@ -7,7 +7,8 @@ evidence is its ``source_chat_ids``, integers in several nested shapes). Every n
 message becomes a memory ``<id>`` with the text ``"<role>: <content>"`` (the usual setting of
 the data's PROVENANCE.md), its session (``b<batch>s<i>``), speaker (the role) and time: the
 last time anchor written before it (``January-05-2024``), one second per message after it, so
-the chat's order is its time order. Questions without evidence (abstention) are skipped (107
+the chat's order is its time order. The one message over falkmem's text limit is cut to it
+(``MAX_CHARS``). Questions without evidence (abstention) are skipped (107
 of the six chats' questions remain); each is asked a day after the chat's last message.
 """
 
@@ -24,6 +25,9 @@ from .paths import data_root
 FOLDER = "beam_500k"
 GROUP = "beam"
 _START = datetime(2024, 1, 1)
+MAX_CHARS = 32_000
+"""falkmem's default ``max_text_chars``: the one longer message (33,029 characters, chat 2) is cut
+to it (its evidence id stays; what is cut is the end of a code listing)."""
 
 
 def _anchor(text: Any) -> datetime | None:
@@ -73,7 +77,7 @@ def load_chat(folder: Path) -> TenantData:
                 at = anchor if anchor is not None and anchor > at else at + timedelta(seconds=1)
                 role = str(msg.get("role") or "unknown")
                 memories.append(MemoryItem(
-                    id=str(msg["id"]), text=f"{role}: {content}", kind="episode",
+                    id=str(msg["id"]), text=f"{role}: {content}"[:MAX_CHARS], kind="episode",
                     session=f"b{b}s{s}", speaker=role, at=at.isoformat(),
                 ))  # fmt: skip
     ids = {m.id for m in memories}
