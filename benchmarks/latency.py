@@ -11,7 +11,7 @@ store is one a ``python -m benchmarks run --path`` built.
 * By default the two are the vector channel alone (no leaning: the harness's ``vector-only``)
   and the default search, ``timings_ms.total`` of each.
 * ``--vs KEY=VALUE`` (repeatable): the default against the default with those settings (what a
-  part of the search costs: ``--vs graph_walk_depth=0`` takes the relational walk out).
+  part of the search costs: ``--vs graph.walk_depth=0`` takes the relational walk out).
 * ``--context BUDGET``: ``search(k=context_candidates)`` (more above 800 tokens: the hits the context
   reads, ``context.items.candidates_for``) against ``context(budget_tokens=BUDGET)``
   on the same candidates, timed around each call (what packing adds to the search), and
@@ -21,7 +21,7 @@ store is one a ``python -m benchmarks run --path`` built.
   each ``context()``, as for a question whose candidates the process has not read yet.
 
     python -m benchmarks.latency --dataset longmemeval --path STORE --reps 5
-    python -m benchmarks.latency --dataset musique --path STORE --vs graph_walk_depth=0
+    python -m benchmarks.latency --dataset musique --path STORE --vs graph.walk_depth=0
     python -m benchmarks.latency --dataset musique --path STORE --context 300 --reps 3 --cold
 """
 
@@ -49,7 +49,7 @@ def _override(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with VALUE read as JSON when it parses (``0``, ``true``, ``0.5``), else a string."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise ValueError(f"--vs {text!r}: expected KEY=VALUE, e.g. graph_walk_depth=0")
+        raise ValueError(f"--vs {text!r}: expected KEY=VALUE, e.g. graph.walk_depth=0")
     try:
         return key.strip(), json.loads(value)
     except json.JSONDecodeError:

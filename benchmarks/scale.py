@@ -45,7 +45,7 @@ from . import scale_report, scale_stream
 from .report import git_state, machine, now_iso, package_versions
 from .runner import REPO_ROOT, make_embedder
 
-UNBOUNDED: dict[str, Any] = {"keyword_max_df": None, "keyword_fetch_max_df": None, "keyword_fetch_pairs": 0}
+UNBOUNDED: dict[str, Any] = {"keyword.max_df": None, "keyword.fetch_max_df": None, "keyword.fetch_pairs": 0}
 """The keyword channel without its bound on what one search reads (as before issue 25)."""
 SYSTEMS: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...] = (
     ("vector alone", {"route": "vector", "channels": {"vector"}}, {}),
@@ -202,7 +202,7 @@ def _searches(mem: Memory, stream: scale_stream.Stream, n: int) -> tuple[dict[st
         for name, bounds in _channel_variants(mem):
             s = time.perf_counter()
             hits = keyword_search(mem._engine.store.executor, t.graph, q.text, k=10,
-                                  candidates=mem.settings.keyword_candidates, **bounds)  # fmt: skip
+                                  candidates=mem.settings.keyword.candidates, **bounds)  # fmt: skip
             ms = (time.perf_counter() - s) * 1000
             ids = [str(a["id"]) for a, _ in hits.hits]
             channel[name].append(
@@ -255,8 +255,8 @@ def _channel_variants(mem: Memory) -> list[tuple[str, dict[str, int]]]:
     s = mem.settings
     own = {
         k: v
-        for k, v in (("max_df", s.keyword_max_df), ("fetch_max_df", s.keyword_fetch_max_df),
-                     ("fetch_pairs", s.keyword_fetch_pairs))
+        for k, v in (("max_df", s.keyword.max_df), ("fetch_max_df", s.keyword.fetch_max_df),
+                     ("fetch_pairs", s.keyword.fetch_pairs))
         if v  # None or 0: not set
     }  # fmt: skip
     out = list(CHANNEL_VARIANTS)

@@ -5,45 +5,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from falkmem.routing.router import RouterConfig
+from falkmem.config import STAGES, RouterConfig
 
 Sweep = Literal["default", "quick", "real", "tune", "ablate", "core"]
 SWEEPS = ("default", "quick", "real", "tune", "ablate", "core")
 
+_LEANINGS = ("speaker", "role", "asks", "brief", "impersonal", "time", "order")
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
-    # The single-channel baselines rank by their channel alone: no leaning (speaker, role, asks,
+    # The single-channel baselines rank by their channel alone: no adjustment (speaker, role, asks,
     # time, order) re-ranks them, so "vector-only" is the HNSW index's order and "keyword-only" BM25's.
-    "raw": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "brief_penalty": 0.0,
-            "impersonal_penalty": 0.0, "time_weight": 0.0, "time_weight_explicit": 0.0, "order_weight": 0.0},
-    "overfetch-10x1": {"overfetch_min": 10, "overfetch_factor": 1},
-    "overfetch-200": {"overfetch_min": 200},
-    "graph-weight-1": {"graph_weight": 1.0},
-    "graph-weight-6": {"graph_weight": 6.0},
+    "raw": {"off": _LEANINGS},
+    "overfetch-10x1": {"vector.overfetch_min": 10, "vector.overfetch_factor": 1},
+    "overfetch-200": {"vector.overfetch_min": 200},
+    "graph-weight-1": {"graph.weight": 1.0},
+    "graph-weight-6": {"graph.weight": 6.0},
     "rerank": {},
-    "rrf": {"fusion": "rrf", "keyword_weight": 1.0, "graph_weight": 1.0, "links_weight": 1.0},
-    "graph-weight-0.25": {"graph_weight": 0.25},
-    "graph-weight-1.0": {"graph_weight": 1.0},
-    "keyword-weight-0.4": {"keyword_weight": 0.4},
-    "keyword-weight-0.8": {"keyword_weight": 0.8},
-    "tail-weight-1": {"graph_tail_weight": 1.0},
-    "head-weight-3": {"graph_head_weight": 3.0},
-    "seeds-5": {"graph_seed_k": 5},
-    "no-guard": {"fusion_guard": False},
-    "router-cue": {"router_require_cue": True},
-    "no-links": {"links_seeds": 0},
-    "no-turn-links": {"links_window": 0},
-    "no-speaker": {"speaker_weight": 0.0},
-    "no-role": {"role_weight": 0.0},
-    "no-asks": {"asks_penalty": 0.0},
-    "no-brief": {"brief_penalty": 0.0},
-    "no-impersonal": {"impersonal_penalty": 0.0},
-    "no-time": {"time_weight": 0.0, "time_weight_explicit": 0.0},
-    "time-filter": {"time_weight_explicit": 1.0},
-    "no-order": {"order_weight": 0.0},
-    "no-walk": {"graph_walk_depth": 0},
-    "no-leanings": {"speaker_weight": 0.0, "role_weight": 0.0, "asks_penalty": 0.0, "brief_penalty": 0.0,
-                    "impersonal_penalty": 0.0, "time_weight": 0.0, "time_weight_explicit": 0.0, "order_weight": 0.0},
+    "rrf": {"fusion.method": "rrf", "keyword.weight": 1.0, "graph.weight": 1.0, "links.weight": 1.0},
+    "graph-weight-0.25": {"graph.weight": 0.25},
+    "graph-weight-1.0": {"graph.weight": 1.0},
+    "keyword-weight-0.4": {"keyword.weight": 0.4},
+    "keyword-weight-0.8": {"keyword.weight": 0.8},
+    "tail-weight-1": {"graph.tail_weight": 1.0},
+    "head-weight-3": {"graph.head_weight": 3.0},
+    "seeds-5": {"graph.seed_k": 5},
+    "router-cue": {"router.require_cue": True},
+    "no-turn-links": {"links.window": 0},
+    "time-filter": {"lean.time_explicit": 1.0},
+    "no-leanings": {"off": _LEANINGS},
+    **{f"no-{stage}": {"off": (stage,)} for stage in STAGES},
 }
 """Settings overrides of each extra ``Memory`` instance (same store, same embedder)."""
 
@@ -92,15 +82,11 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
     ]
     if sweep == "core":  # the default against its two channels alone: the paired comparison of a change
         return [s for s in base if s.name != "vector route (vector+keyword)"]
-    if sweep == "ablate":  # the default with one part of it off at a time (conversations: links, leanings)
-        names = {"no-links": "default without links", "no-turn-links": "default without turn links",
-                 "no-speaker": "default without the speaker leaning", "no-role": "default without the role leaning",
-                 "no-asks": "default without the asks leaning", "no-brief": "default without the brief leaning",
-                 "no-impersonal": "default without the impersonal leaning",
-                 "no-time": "default without the time leaning",
-                 "time-filter": "written-out dates as a filter (time weight 1.0)",
-                 "no-order": "default without the order leaning", "no-leanings": "default without leanings"}  # fmt: skip
-        return base + [System(label, "ablation", instance=name, params=INSTANCES[name]) for name, label in names.items()]
+    if sweep == "ablate":  # the default with one stage off at a time (config.STAGES), then every adjustment
+        stages = [n for n in STAGES if n not in ("rerank", "recency")]
+        return base + [System(f"default without {n}", "ablation", instance=f"no-{n}", params=INSTANCES[f"no-{n}"])
+                       for n in stages] + [System("default without leanings", "ablation", instance="no-leanings",
+                                                  params=INSTANCES["no-leanings"])]  # fmt: skip
     if sweep in ("real", "tune"):  # few systems: a real-data run is mostly ingest and searches
         extra = [
             System("default hops=2", "hybrid", max_hops=2, params={"max_hops": 2}),

@@ -11,6 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .aio import AsyncMemory as AsyncMemory
 from .aio import AsyncTenant as AsyncTenant
+from .config import RouterConfig as RouterConfig
 from .errors import (
     ConfigError as ConfigError,
 )
@@ -83,8 +84,8 @@ from .models import MaintainResult as MaintainResult
 from .models import ReconcileResult as ReconcileResult
 from .models import Record as Record
 from .models import SearchResult as SearchResult
+from .models import StageInfo as StageInfo
 from .routing.router import Plan as Plan
-from .routing.router import RouterConfig as RouterConfig
 from .settings import Settings as Settings
 from .storage.cypher import load_all as _load_cypher
 from .tenant import Tenant as Tenant
@@ -134,6 +135,7 @@ __all__ = [
     "RouterConfig",
     "SearchResult",
     "Settings",
+    "StageInfo",
     "StorageError",
     "StoreLocked",
     "Tenant",

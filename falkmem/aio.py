@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
+from .config import RouterConfig
 from .context.tokens import TokenCounter
 from .embedding.base import Embedder
 from .evolution.classifier import Classifier
@@ -40,7 +41,6 @@ from .models import (
 from .ranking.rerank import Reranker
 from .retrieval.filters import OneOrMany
 from .retrieval.pipeline import RouteArg
-from .routing.router import RouterConfig
 from .settings import Settings
 from .tenant import Tenant
 

@@ -6,13 +6,14 @@ import threading
 from collections.abc import Iterable
 from datetime import datetime
 
+from .config import RouterConfig
 from .context.tokens import TokenCounter, make_counter
 from .embedding.base import Embedder
 from .errors import DimensionMismatch
 from .extraction.base import Extractor
 from .extraction.known import KnownEntities
 from .ranking.rerank import Reranker, RerankOutcome, load_reranker
-from .routing.router import Plan, Route, RouterConfig, plan_query
+from .routing.router import Plan, Route, plan_query
 from .settings import Settings
 from .storage.cypher import query
 from .storage.store import Store, TenantMeta
@@ -52,7 +53,7 @@ class Engine:
         with self._lock:  # KnownEntities is not safe for add() during find()
             return plan_query(
                 text, known, config, force=force, now=now, mentions=self._mentions.get(tenant_id),
-                max_mentions=self.settings.graph_max_mentions,
+                max_mentions=self.settings.graph.max_mentions,
             )  # fmt: skip
 
     def reranker(self) -> RerankOutcome:

@@ -175,9 +175,28 @@ class ContextResult(BaseModel):
         return "\n".join(["Sources:", *lines]) if lines else ""
 
 
+class StageInfo(BaseModel):
+    """What one stage of a search did (``falkmem.config.STAGES``; ``Explain.stages``).
+
+    ``kind``: ``route``, ``channel``, ``fusion``, ``adjustment``, ``rerank``, or ``contribution``
+    (a channel's weighted share of each fused score). ``ran`` is False for a stage switched off
+    (``Settings.off``) or with nothing to do; ``candidates``: what a channel proposed or an
+    adjustment moved; ``added``: what it added to each memory's score."""
+
+    model_config = ConfigDict(frozen=True)
+    name: str
+    kind: str
+    ran: bool = True
+    ms: float = 0.0
+    candidates: int = 0
+    note: str = ""
+    added: dict[str, float] = Field(default_factory=dict)
+
+
 class Explain(BaseModel):
     """Every stage of one search: the plan, each channel's candidates, the fused and the
-    reranked lists (as ``(id, score)``), which reranker ran and why, and each stage's time."""
+    reranked lists (as ``(id, score)``), which reranker ran and why, and each stage's time and
+    contribution (``stages``)."""
 
     model_config = ConfigDict(frozen=True)
     query_route: str
@@ -208,6 +227,10 @@ class Explain(BaseModel):
     """What each leaning added to (or took from) a candidate's fused score (``speaker``, ``role``,
     ``asks``, ``impersonal``, ``brief``, ``time``, ``order``; ``ranking/leanings.py``); the
     ``fused`` scores include them. Candidates no leaning touched are absent."""
+    stages: list[StageInfo] = Field(default_factory=list)
+    """Every stage in the order it ran, with what it added to each candidate's score."""
+    weights: dict[str, float] = Field(default_factory=dict)
+    """Each channel's fusion weight in this search (its setting times its reliability)."""
     called: dict[str, str] = Field(default_factory=dict)
     """Speakers the question names by what the other speaker calls them, with that name
     (``{"Emi": "kate"}`` when the friend writes "Hey Kate!": ``ranking/addressed.py``): the

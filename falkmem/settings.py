@@ -6,12 +6,23 @@ import functools
 from collections.abc import Iterator
 from datetime import UTC, tzinfo
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from .config import (
+    STAGES,
+    FusionConfig,
+    GraphConfig,
+    KeywordConfig,
+    LeanConfig,
+    LinksConfig,
+    PackingConfig,
+    RouterConfig,
+    VectorConfig,
+)
 from .errors import ConfigError
 from .urls import redact_url
 
@@ -35,7 +46,7 @@ class Settings(BaseSettings):
     turns a bad value into a :class:`~falkmem.errors.ConfigError` naming the variable.
     """
 
-    model_config = SettingsConfigDict(env_prefix="FALKMEM_", extra="forbid", frozen=True)
+    model_config = SettingsConfigDict(env_prefix="FALKMEM_", env_nested_delimiter="__", extra="forbid", frozen=True)
 
     url: str | None = None
     """Server URL (``redis://``, ``rediss://``, ``unix://``). None = the embedded store."""
@@ -121,142 +132,21 @@ class Settings(BaseSettings):
     read_from_replicas: bool = False
     """Send read-only queries to replicas (Redis Cluster): more read throughput, slightly stale reads."""
 
-    # --- retrieval ------------------------------------------------------------------------
-    # Defaults chosen on the real dev sets jointly (MuSiQue-100 rules and OpenIE, MuSiQue-200,
-    # LongMemEval, the case studies): benchmarks/RESULTS.md has the sweep.
-    router_entity_threshold: int = Field(default=1, ge=1, le=10)
-    """Route hybrid when a query names at least this many known entities (see RouterConfig)."""
-    router_require_cue: bool = False
-    """Require a relational cue as well before routing hybrid."""
-    max_hops: int = Field(default=1, ge=1, le=3)
-    """Graph channel reach: 1 = memory → entity → memory; 2 adds one RELATED_TO step."""
-    graph_per_entity: int = Field(default=20, ge=1, le=1000)
-    """RELATED_TO edges followed per entity on the second hop (the heaviest first)."""
-    graph_max_mentions: int = Field(default=50, ge=1, le=10_000)
-    """Hub guard: an entity named by more memories than this is not followed."""
-    graph_hop_weight: float = Field(default=0.25, ge=0, le=1)
-    """Share an entity passes over one RELATED_TO step (max_hops >= 2)."""
-    graph_walk_depth: int = Field(default=2, ge=0, le=2)
-    """The relational walk (``routing/relations.py``, ``cypher/retrieve/expand.cypher``): at most
-    this many RELATED_TO steps over the edges whose relation the question names ("who manages
-    the person who leads..."), from the bridge and named entities; the question's relational
-    words set the depth up to this. 0: off. A question that names no relation never walks."""
-    graph_walk_from: int = Field(default=4, ge=1, le=100)
-    """Relational walk: it starts from this many of the strongest bridge and named entities, and
-    takes its second step from this many of the strongest entities its first step reached."""
-    graph_walk_per_entity: int = Field(default=5, ge=1, le=100)
-    """Relational walk: matching edges followed per entity and step (the heaviest first)."""
-    graph_walk_fanout: int = Field(default=50, ge=1, le=1000)
-    """Relational walk: matching edges read per entity (the heaviest first); what one edge passes
-    on is divided by how many of its kind there are (typed, or co-mention), so a place that fifty
-    memories say things are located in passes little along each, and a song's one "created"
-    edge counts whole beside the thirty names it is co-mentioned with."""
-    graph_walk_weight: float = Field(default=1.0, ge=0, le=10)
-    """Relational walk: the share of an entity's activation its matching edges pass on together
-    (times an edge's weight up to 1; typed edges pass the activation before specificity)."""
-    graph_evidence_weight: float = Field(default=3.0, ge=0, le=20)
-    """Relational walk: what a memory that states a walked edge gets, times what the edge passed
-    (a head link counts 1 + ``graph_head_weight``). Capped apart from the rest of its graph score
-    (``graph_max_score`` each): a memory on the chain the question describes outranks one that is
-    only about an entity on it. 0: only the memories about the entities reached."""
-    graph_reach_weight: float = Field(default=0.5, ge=0, le=20)
-    """Relational walk: what a memory about an entity reached over typed edges only gets besides,
-    times what it got for being about it, capped with what the memories stating walked edges get:
-    the director's passage reached over ``created`` from the film a question names counts as on
-    the chain, the cast the film's passage only names does not. 0.5 chosen on MuSiQue-100 (rules,
-    OpenIE), MuSiQue-200 and the 2Wiki-built checks together (benchmarks/RESULTS.md); 0: off."""
-    graph_seed_k: int = Field(default=3, ge=0, le=50)
-    """How many of the vector channel's first memories seed the graph channel."""
-    graph_seed_temperature: float = Field(default=0.05, gt=0, le=10)
-    """Seed weight exp((sim - best sim) / temperature): lower lets a clear first hit dominate."""
-    graph_tail_weight: float = Field(default=0.0, ge=0, le=20)
-    """Weight of a link to an entity a memory names outside its head (1 + head weight inside it).
-    0: a bridge entity leads only to the memories *about* it (whose head names it). On LongMemEval
-    (48 questions) following every mention cost 10.9 points of R@5 against the keyword channel."""
-    graph_head_weight: float = Field(default=1.0, ge=0, le=20)
-    """Extra weight of a link to an entity named in a memory's head (its title line, else the
-    first sentence of any kind but an episode: ``extraction/head.py``)."""
-    graph_named_weight: float = Field(default=1.5, ge=0, le=20)
-    """What an entity the query names passes on to the memories about it (head links), like a
-    query entity in HippoRAG's reset vector; a bridge named by the first vector hit weighs 1.
-    1.5 is the middle of the plateau 1.25-1.75 on MuSiQue-100 (both tenants) and MuSiQue-200;
-    LongMemEval's turns (episodes) have no head to reach (benchmarks/RESULTS.md)."""
-    graph_max_score: float = Field(default=2.5, gt=0, le=100)
-    """The most graph score one memory gets however many links reach it (a head link from the
-    first vector hit scores 2): a memory titled like several bridges at once must not outweigh
-    the dense evidence. 2.0-2.5 measured best on the MuSiQue sets; 2.5 keeps their R@10."""
-    graph_limit: int = Field(default=50, ge=1, le=1000)
-    """Most memories the graph channel returns (by graph score)."""
-    graph_weight: float = Field(default=0.3, ge=0, le=10)
-    """Score fusion: weight of the graph score against the cosine similarity (a memory about a
-    bridge entity named by the first vector hit, a name in few memories, scores about 2)."""
-    keyword_weight: float = Field(default=0.45, ge=0, le=10)
-    """Score fusion: what BM25 adds per unit of the query's idf mass (a memory holding every
-    searched term once scores about 1), against the cosine similarity. 0.45 with graph weight 0.3
-    was chosen for every held-out dataset by leave-one-dataset-out (benchmarks/RESULTS.md)."""
-    links_seeds: int = Field(default=3, ge=0, le=50)
-    """The links channel starts from this many of the first fused memories (0: off)."""
-    links_window: int = Field(default=2, ge=0, le=3)
-    """Links channel: how many turns before and after a seed in its session are reached."""
-    links_decay: float = Field(default=0.5, ge=0, le=1)
-    """Links channel: the share of a turn one step further away (two steps: this; three: its square)."""
-    links_rare_mentions: int = Field(default=5, ge=0, le=1000)
-    """Links channel: an identifier (code, flight number, email) named by 2 to this many memories
-    links them (0: no identifier links)."""
-    links_weight: float = Field(default=0.3, ge=0, le=10)
-    """Score fusion: what a link adds, times how far its seed's score stands above the field (the
-    score of the fused 10th), times the link's share."""
-    speaker_weight: float = Field(default=0.2, ge=0, le=1)
-    """Leaning: added to the turns of a speaker the question names ("What does Paola play?")."""
-    role_weight: float = Field(default=0.1, ge=0, le=1)
-    """Leaning: added to the ``user``'s turns for a question in the first person only, to the
-    ``assistant``'s for one in the second person only (routing/who.py)."""
-    asks_penalty: float = Field(default=0.2, ge=0, le=1)
-    """Leaning: taken from a memory that only asks ("What kind of animals do you like?")."""
-    brief_penalty: float = Field(default=0.1, ge=0, le=1)
-    """Leaning: taken from a memory that says next to nothing besides its speaker's name ("Yeah",
-    "Oh nice": at most one word that is not a stopword; half of it with two)."""
-    impersonal_penalty: float = Field(default=0.05, ge=0, le=1)
-    """Leaning: taken from a turn of a chat between people that says nothing of its speaker (no
-    "I", "my", "we"...: "That sounds incredible Kevin!"); a user's and an assistant's turns, and
-    memories of a kind other than ``episode`` (facts, notes, documents), are left alone."""
-    time_weight: float = Field(default=0.1, ge=0, le=1)
-    """Leaning: added to memories in the window of a relative time the question names ("last
-    week", "yesterday"), from a day before it to two days after."""
-    time_weight_explicit: float = Field(default=0.5, ge=0, le=1)
-    """Leaning: the same for a date written out ("on 23.01.2024", "in May 2023")."""
-    order_weight: float = Field(default=0.1, ge=0, le=1)
-    """Leaning: "latest"/"currently" add up to this to the newest of the first 20 candidates,
-    "first"/"originally" to the oldest."""
-    fusion: Literal["score", "rrf"] = "score"
-    """``score``: cosine similarity + weighted keyword/graph/links evidence on absolute scales
-    (default); ``rrf``: rank fusion (for comparison)."""
-    fusion_guard: bool = True
-    """Put a memory that the vector and keyword channels both rank first at the top."""
-    keyword_channel: bool = True
-    """Also run the full-text (BM25-rescored) channel and fuse it."""
-    keyword_candidates: int = Field(default=100, ge=1, le=2000)
-    """Full-text candidates fetched (by the engine's coarse score) before BM25 rescoring."""
-    keyword_max_df: int | None = Field(default=10_000, ge=1, le=2**31 - 2)
-    """A query term in more memories than this is dropped by the keyword channel (as is one in
-    more than a quarter of them), so what a search reads stops growing with the tenant. A tenant of at most ``4 × max_df`` memories ranks exactly as
-    without it; at 100,000 memories 10,000 kept recall@10 and 2,500 lost 6 points
-    (docs/scaling.md, "One tenant that grows"). None: no bound."""
-    keyword_fetch_max_df: int | None = Field(default=2_500, ge=1, le=2**31 - 2)
-    """A kept query term in more memories than this still scores the keyword channel's
-    candidates but brings none of its own (the engine reads all of a term's matches to pick
-    them), unless no kept term is that rare; pairs of such terms bring the memories holding both
-    (``keyword_fetch_pairs``). A tenant of at most ``4 × fetch_max_df`` memories ranks exactly
-    as without it (a term over it is over the common-term cut): 2,500 keeps every tenant of up
-    to 10,000 memories as it was; 1,000 was a little faster at 100,000 but changed a 12,000-turn
-    tenant's ranking (docs/performance.md). None: every kept term brings candidates."""
-    keyword_fetch_pairs: int = Field(default=3, ge=0, le=45)
-    """How many pairs of the question's terms over ``keyword_fetch_max_df`` each bring the
-    memories that hold both (an intersection in the engine, cheap where one common term is not);
-    without them a 100,000-turn tenant lost 3 points of keyword recall@10 to the fetch bound
-    (docs/performance.md). 0: none."""
-    rrf_k: int = Field(default=60, ge=0)
-    """Reciprocal rank fusion constant."""
+    # --- ranking, routing and packing: one typed config per stage (falkmem/config.py) --------
+    router: RouterConfig = RouterConfig()
+    """When a query goes hybrid and how far the graph walks (``FALKMEM_ROUTER__MAX_HOPS``)."""
+    vector: VectorConfig = VectorConfig()
+    keyword: KeywordConfig = KeywordConfig()
+    graph: GraphConfig = GraphConfig()
+    links: LinksConfig = LinksConfig()
+    fusion: FusionConfig = FusionConfig()
+    lean: LeanConfig = LeanConfig()
+    """The adjustments after fusion (speaker, role, asks, brief, impersonal, time, order)."""
+    packing: PackingConfig = PackingConfig()
+    """The signals ``context()`` packs sentences by."""
+    off: Annotated[tuple[str, ...], NoDecode] = ()
+    """Stages switched off by name (``config.STAGES``: ``links``, ``speaker``, ``walk``...);
+    the environment takes a comma-separated list (``FALKMEM_OFF=links,order``)."""
     reranker: str = "none"
     """``none``, or a cross-encoder: a local path or a model name (``cross-encoder:<path>``)."""
     reranker_fallback: bool = True
@@ -312,6 +202,25 @@ class Settings(BaseSettings):
         for name, value in super().__repr_args__():
             yield name, redact_url(value) if name in _URL_FIELDS and isinstance(value, str) else value
 
+    @field_validator("off", mode="before")
+    @classmethod
+    def _split_off(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(v.strip() for v in value.split(",") if v.strip())
+        return value
+
+    @field_validator("off")
+    @classmethod
+    def _known_stages(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(value) - set(STAGES))
+        if unknown:
+            raise ValueError(f"unknown stage(s) {unknown}: choose from {sorted(STAGES)}")
+        return tuple(dict.fromkeys(value))
+
+    def on(self, stage: str) -> bool:
+        """Whether ``stage`` (a name of ``config.STAGES``) runs: not switched off by name."""
+        return stage not in self.off
+
     @field_validator("timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:
@@ -322,7 +231,7 @@ class Settings(BaseSettings):
     def load(cls, **overrides: object) -> Settings:
         """Read the environment, apply ``overrides``, and raise ``ConfigError`` on a bad value."""
         try:
-            return cls(**{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
+            return cls(**_deep_merge({}, {k: v for k, v in overrides.items() if v is not None}))
         except ValidationError as exc:
             raise _config_error(exc) from None
 
@@ -335,12 +244,30 @@ class Settings(BaseSettings):
         if not updates:
             return self
         try:
-            return type(self).model_validate({**self.model_dump(), **updates})
+            return type(self).model_validate(_deep_merge(self.model_dump(), updates))
         except ValidationError as exc:
             raise _config_error(exc) from None
 
 
 _URL_FIELDS = frozenset({"url", "openai_base_url"})
+
+
+def _deep_merge(base: dict[str, Any], updates: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``updates`` applied; a nested section given as a dict (or a config) updates
+    only the fields it names: ``merged(keyword={"weight": 0.3})`` (or ``**{"keyword.weight": 0.3}``)
+    keeps the other keyword knobs."""
+    out = dict(base)
+    for name, value in updates.items():
+        if "." in name:  # "keyword.weight": the field of a section
+            section, rest = name.split(".", 1)
+            name, value = section, {rest: value}
+        if isinstance(value, BaseModel):
+            value = value.model_dump(exclude_unset=True)
+        if isinstance(value, dict) and isinstance(out.get(name), dict):
+            out[name] = _deep_merge(out[name], value)
+        else:
+            out[name] = value
+    return out
 
 
 @functools.cache

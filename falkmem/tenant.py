@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import batch
+from .config import RouterConfig
 from .context.items import candidates_for, context_items
 from .context.pack import pack
 from .errors import InputError, LimitExceeded, NotFound
@@ -33,10 +34,10 @@ from .models import (
     ReconcileResult,
     Record,
     SearchResult,
+    StageInfo,
 )
 from .retrieval.filters import Filters, OneOrMany, build_filters
 from .retrieval.pipeline import Retrieval, RouteArg, retrieve
-from .routing.router import RouterConfig
 from .settings import zone
 from .storage.cypher import query
 from .storage.rows import hit_from_row
@@ -404,7 +405,8 @@ class Tenant:
             depth_reached=max((1 + len(p) for ps in r.paths.values() for p in ps), default=1 if r.via else 0),
             via={i: list(v) for i, v in r.via.items()}, linked=dict(r.linked), units=dict(r.units),
             similarity=dict(r.similarity), leanings={i: dict(v) for i, v in r.leaned.items()},
-            called=dict(r.called),
+            called=dict(r.called), weights=dict(r.weights),
+            stages=[StageInfo(**vars(st)) for st in r.stages],
         )  # fmt: skip
 
     def context(
@@ -480,6 +482,7 @@ class Tenant:
             dates=eng.settings.context_dates,
             tz=zone(eng.settings.timezone),
             window=(r.plan.time.start, r.plan.time.end) if r.plan.time is not None else None,
+            weights=eng.settings.packing,
         )
         timings = dict(r.timings_ms)
         timings["pack"] = round((time.perf_counter() - t) * 1000, 3)

@@ -6,7 +6,6 @@ from .pack import PackedContext as PackedContext
 from .pack import Source as Source
 from .pack import pack as pack
 from .pack import refers_back as refers_back
-from .signals import Weights as Weights
 from .tokens import HFTokenCounter as HFTokenCounter
 from .tokens import RegexTokenCounter as RegexTokenCounter
 from .tokens import TiktokenCounter as TiktokenCounter
@@ -21,7 +20,6 @@ __all__ = [
     "Source",
     "TiktokenCounter",
     "TokenCounter",
-    "Weights",
     "context_items",
     "make_counter",
     "pack",

@@ -6,10 +6,11 @@ import functools
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Literal
 
+from ..config import PackingConfig
 from ..errors import InputError
 from ..keyword.tokens import tokenize
 from ..routing.when import find_order
@@ -17,7 +18,7 @@ from ..routing.who import asks_the_assistant, role_of
 from .render import day, legend_line, local_day, utc
 from .select import Entry, Meter, Selected, score_entry, select
 from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, name_key
-from .signals import Weights, chain_names, read_query, weigh
+from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
 from .when import days_named
 
@@ -126,7 +127,7 @@ _NEAR_DUPLICATE_MEMORY = 0.85
 """Jaccard similarity of two memories' words at which the lower-ranked one is dropped (numbers equal)."""
 ASKED_DAYS = 7
 """A question's time window of at most this many days (``Plan.time``: "last Saturday", "on 7
-Jan 2024", "last week") makes a sentence that names a day inside it evidence (``Weights.day``)."""
+Jan 2024", "last week") makes a sentence that names a day inside it evidence (``PackingConfig.day``)."""
 
 
 def refers_back(query: str) -> bool:
@@ -230,7 +231,7 @@ def _by_rank(rank: int, half: float | None) -> float:
     return 1.0 / (1.0 + rank / half) if half else 1.0
 
 
-def _prior(item: ContextItem, rank: int, w: Weights, *, assistant: float) -> float:
+def _prior(item: ContextItem, rank: int, w: PackingConfig, *, assistant: float) -> float:
     prior = _by_rank(rank, w.prior_half)
     if role_of(item.speaker) == "assistant":  # its turns restate the user's words
         prior *= assistant
@@ -250,7 +251,7 @@ def pack(
     merge_sessions: bool = True,
     chain: bool = True,
     provenance: Provenance = "labels",
-    weights: Weights | None = None,
+    weights: PackingConfig | None = None,
     dates: bool = True,
     tz: tzinfo = UTC,
     window: tuple[datetime, datetime] | None = None,
@@ -296,7 +297,7 @@ def pack(
         chain: reward sentences that name a bridge entity.
         provenance: ``labels`` (``[1]``; the default) or ``full`` (``[id · session ·
             time]`` after every memory, no labels: the format before labels, for comparison).
-        weights: the scoring weights (default :class:`~falkmem.context.signals.Weights`).
+        weights: the scoring weights (default :class:`~falkmem.context.signals.PackingConfig`).
         dates: write after the relative time words of memories that are not timeless
             ("yesterday") the date they mean, read against the memory's time
             (:func:`~falkmem.context.when.anchor`); False: as written.
@@ -307,7 +308,7 @@ def pack(
             times in ``tz``); when it spans at most ``ASKED_DAYS`` days, a sentence whose
             relative time words, read against when its memory was said, name a day inside it
             ("I got it today", said that Saturday, for "...last Saturday") gains
-            ``Weights.day``.
+            ``PackingConfig.day``.
 
     Returns:
         The packed context.
@@ -326,9 +327,9 @@ def pack(
         raise InputError("budget_tokens", "must be at least 1")
     if provenance not in ("labels", "full"):
         raise InputError("provenance", "must be 'labels' or 'full'")
-    w = weights or Weights()
+    w = weights or PackingConfig()
     if w.repeat_latest is not None and find_order(query) == "latest":
-        w = replace(w, repeat=w.repeat_latest)
+        w = w.model_copy(update={"repeat": w.repeat_latest})
     back = refers_back(query)
     by_time = back if chronological is None else chronological
     keep_old = back if history is None else history

@@ -22,11 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
+from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..keyword.tokens import tokenize
 from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, local_day, stamp, triple_text
 from .sentences import Analysis, Sentence
-from .signals import Query, Weights
+from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
 
 __all__ = ["Entry", "Meter", "Selected", "candidates", "score_entry", "select"]
@@ -107,7 +108,7 @@ class Entry:
     """Oldest first, undated last, then by rank."""
 
 
-def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str] = frozenset()) -> None:
+def score_entry(e: Entry, query: Query, weights: PackingConfig, bridges: frozenset[str] = frozenset()) -> None:
     """Fill ``e.static`` and ``e.order``; ``e.hot`` must be set. ``bridges``: names met in
     chosen sentences that make a sentence naming them evidence for the chain."""
     a = e.analysis
@@ -290,7 +291,7 @@ _LEANING = frozenset(
 def select(
     entries: list[Entry],
     query: Query,
-    weights: Weights,
+    weights: PackingConfig,
     budget: int,
     meter: Meter,
     *,

@@ -34,11 +34,12 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..keyword.tokens import query_terms, tokenize
 from .sentences import Analysis, Sentence
 
-__all__ = ["Query", "Weights", "asks_for", "chain_names", "read_query"]
+__all__ = ["PackingConfig", "Query", "asks_for", "chain_names", "read_query"]
 
 _TIME_Q = r"\b(?:what|which)\s+time\b|\bat\s+what\s+time\b"
 _WHAT = r"\b(?:what|which|in\s+what)(?:\s+(?:is|was|are|were))?(?:\s+the)?\s+"
@@ -61,49 +62,6 @@ more at 300 tokens, 5-10 % less packing time, every other replayed cell the same
 _PREFIX = 4
 """Letters of a question word a sentence must contain to be scored on words (a superset of
 the stem matches: two words with one Snowball stem share their first four letters)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    """How much each signal counts (see the module docstring). Chosen on the dev sets
-    (docs/context.md); exposed so the benchmark can ablate them."""
-
-    base: float = 0.15
-    """Worth of any sentence of a memory the search ranked, before any signal."""
-    lexical: float = 1.0
-    """Weight of the question's words (their weighted share of the question)."""
-    chain: float = 0.6
-    """A sentence that names a bridge entity."""
-    answer_type: float = 0.3
-    """A sentence holding what the question asks for (a date for "when"...), when it also
-    shares a word with the question or names a bridge."""
-    lead: float = 0.5
-    """A memory's first sentence."""
-    prior_half: float = 4.5
-    """Rank at which the rank prior is half the top memory's (1 / (1 + rank / prior_half))."""
-    repeat: float = 0.5
-    """A word the context holds already counts this much again (then this squared...)."""
-    repeat_latest: float | None = 1.0
-    """``repeat`` for a question that asks for the latest state ("current", "most recently"):
-    a newer statement of what an older one said is the answer, not a repetition."""
-    chain_half: float | None = 1.0
-    """Rank at which a bridge entity's chain gain is half: a name the graph followed to reach the
-    memory of rank r (0 = first) counts ``1 / (1 + r / chain_half)`` of ``chain`` (titles other
-    candidates name count whole). None: every bridge counts whole."""
-    bridge: float = 0.0
-    """Rank prior given to a memory that names a name first met in a chosen sentence (a name
-    the question does not hold and few candidates share): the next hop of the chain."""
-    idf_floor: float = 0.0
-    """Every question word weighs at least this share of its rarity weight (1: all equal)."""
-    cost_power: float = 0.5
-    """Candidates are ranked by gain / tokens ** cost_power (1: per token; lower favours
-    longer sentences)."""
-    day: float = 0.6
-    """A sentence whose relative time words name a day the question asks about ("I got it
-    today", said on the Saturday of "...last Saturday"); see ``pack(window=...)``."""
-    assistant: float = 0.5
-    """Rank prior factor of an assistant's turns (they restate the user's words; the facts are
-    the user's)."""
 
 
 @dataclass(frozen=True, slots=True)

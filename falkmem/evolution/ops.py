@@ -271,7 +271,7 @@ def reconcile(
     if me.status != "active":
         return ReconcileResult(id=id, decisions=())
     [vec] = embed_checked(eng.embedder, [me.text], dimension=meta.dimension)
-    near = vector_search(ex, graph, vec, k=k + 1, fetch_k=max(eng.settings.overfetch_min, 4 * (k + 1)))
+    near = vector_search(ex, graph, vec, k=k + 1, fetch_k=max(eng.settings.vector.overfetch_min, 4 * (k + 1)))
     decisions: list[ReconcileDecision] = []
     for row, sim in near:
         other = hit_from_row(row, sim)

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from ..errors import ConfigError
 from .candidate import Candidate
 
-__all__ = ["DEFAULT_RRF_K", "Fused", "fuse_scores", "rrf"]
+__all__ = ["DEFAULT_RRF_K", "Fused", "fuse", "fuse_scores", "reliabilities", "rrf"]
 
 DEFAULT_RRF_K = 60
 """The RRF constant ``k`` in ``1 / (k + rank)``.
@@ -232,3 +232,32 @@ def fuse_scores(
             fused = [f if f.id != agreed else replace(f, score=top + 1e-9) for f in fused]
             fused.sort(key=_sort_key)
     return fused
+
+
+def fuse(
+    channels: Mapping[str, Sequence[Candidate]],
+    *,
+    method: str = "score",
+    similarity: Mapping[str, float] | None = None,
+    weights: Mapping[str, float] | None = None,
+    units: Mapping[str, float] | None = None,
+    guard: bool = True,
+    rrf_k: int = DEFAULT_RRF_K,
+) -> list[Fused]:
+    """The fusion stage: :func:`fuse_scores` (``method="score"``) or :func:`rrf`."""
+    if method == "rrf":
+        return rrf(channels, k=rrf_k, weights=weights)
+    return fuse_scores(channels, similarity=similarity, weights=weights, units=units, guard=guard)
+
+
+def reliabilities(
+    channels: Mapping[str, Sequence[Candidate]],
+    *,
+    units: Mapping[str, float] | None = None,
+    strength: float = 1.0,
+) -> dict[str, float]:
+    """How much each non-vector channel's evidence is worth in this search, in [0, 1]: a factor
+    on its fusion weight. ``strength`` 0 gives 1 for every channel (fixed weights)."""
+    if strength <= 0:
+        return {name: 1.0 for name in channels if name != "vector"}
+    return {name: 1.0 for name in channels if name != "vector"}

@@ -44,6 +44,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache, wraps
 from typing import Any, Literal
 
+from ..config import LeanConfig
 from ..errors import InputError
 from ..extraction.keys import canonical_key, key_tokens
 from ..extraction.names import split_sentences
@@ -69,24 +70,8 @@ _CALLED_TURNS = 80
 """Candidates read for the names a chat's speakers call each other (``addressed.py``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Leanings:
-    """How much each leaning weighs (the fusion's scale; 0 turns one off)."""
-
-    speaker: float = 0.2
-    role: float = 0.1
-    asks: float = 0.2
-    brief: float = 0.1
-    """Taken from a memory with at most one content word; half of it with two (:func:`brevity`)."""
-    impersonal: float = 0.05
-    """Taken from a turn of a chat between people (an ``episode`` whose speaker is not a user or
-    an assistant) that says nothing of its speaker (:func:`speaks_of_self`); facts, notes and
-    documents state things impersonally by nature."""
-    time: float = 0.1
-    time_explicit: float = 0.5
-    order: float = 0.1
-    order_top: int = 20
-    """The order leaning ranks the times of the first ``order_top`` candidates only."""
+Leanings = LeanConfig
+"""How much each leaning weighs (the fusion's scale; 0 turns one off): ``Settings.lean``."""
 
 
 @dataclass(frozen=True, slots=True)

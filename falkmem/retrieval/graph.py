@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import GraphConfig
 from ..storage.cypher import query
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
@@ -17,32 +18,18 @@ from .filters import Filters
 
 @dataclass(frozen=True, slots=True)
 class Walk:
-    """The relational walk of one search: what the plan asks (``Plan.relations``, ``Plan.depth``)
-    and the settings that bound it (``graph_walk_*``; ``cypher/retrieve/expand.cypher``).
+    """The relational walk of one search: what the plan asks (``Plan.relations``, ``Plan.depth``);
+    ``GraphConfig.walk_*`` bound it (``cypher/retrieve/expand.cypher``).
 
     Attributes:
         relations: the relation labels whose RELATED_TO edges are followed.
         depth: steps over them (0: no walk).
-        start: how many of the strongest entities each step starts from.
-        per_entity: edges followed per entity and step (the heaviest first).
-        fanout: matching edges read per entity (the heaviest first): what an edge passes on is
-            divided by how many of them there are.
-        weight: the share of an entity's activation its matching edges pass on together.
-        evidence: what a memory stating a walked edge gets, times what the edge passed.
-        reach: what a memory about an entity reached over typed edges only gets besides, times
-            what it got for being about it (counted, and capped, with ``evidence``).
         floor: the cosine a memory needs for what a related_to (co-mention) step reached to
             count: the weakest of the vector channel's candidates (-2: every memory).
     """
 
     relations: tuple[str, ...] = ()
     depth: int = 0
-    start: int = 4
-    per_entity: int = 5
-    fanout: int = 50
-    weight: float = 1.0
-    evidence: float = 3.0
-    reach: float = 0.0
     floor: float = -2.0
 
 
@@ -80,17 +67,11 @@ def expand(
     executor: Executor,
     graph: str,
     vector: Sequence[float] | VectorParam,
+    cfg: GraphConfig,
     *,
     seeds: Sequence[tuple[str, float]],
     named: Sequence[str],
-    named_weight: float,
-    max_score: float,
-    max_mentions: int,
-    per_entity: int,
-    head_weight: float,
     max_hops: int,
-    tail_weight: float = 1.0,
-    hop_weight: float,
     limit: int,
     walk: Walk | None = None,
     as_of: float | None = None,
@@ -99,19 +80,15 @@ def expand(
     """Run ``retrieve/expand``; the reached memories, best graph score first.
 
     Args:
+        cfg: the channel's settings (``Settings.graph``: weights, hub guard, caps).
         seeds: (memory id, weight) of the memories the walk starts from.
         named: entity keys the query names: not followed from the seeds (memories that share
             them are what vector and keyword search find) but straight to the memories about them.
-        named_weight: what a named entity passes on (times its specificity; 0 turns it off).
-        max_score: the most graph score one memory gets, however many links reach it.
-        max_mentions: hub guard: entities named by more memories are not followed.
-        per_entity: RELATED_TO edges followed per entity on the second hop.
-        head_weight: extra weight of a link to an entity named in the memory's head.
         max_hops: 1 = memory → entity → memory; 2 adds one RELATED_TO step.
-        hop_weight: share an entity passes over one RELATED_TO step.
         limit: most memories returned.
         walk: the relational walk, when the question names relations (None: no walk).
     """
+    named_weight = cfg.named_weight
     if not seeds and not (named and named_weight > 0):
         return []
     w = walk if walk is not None and walk.depth > 0 and walk.relations else Walk()
@@ -120,11 +97,12 @@ def expand(
         query("retrieve/expand"),
         {
             "seeds": [{"id": i, "w": float(w)} for i, w in seeds],
-            "named": list(named), "named_weight": float(named_weight), "max_score": float(max_score),
-            "max_mentions": max_mentions, "per_entity": per_entity, "head_weight": head_weight, "tail_weight": tail_weight,
-            "max_hops": max_hops, "hop_weight": hop_weight, "relations": list(w.relations), "depth": w.depth,
-            "walk_from": w.start, "walk_per_entity": w.per_entity, "walk_fanout": w.fanout, "walk_weight": float(w.weight),
-            "evidence_weight": float(w.evidence), "reach_weight": float(w.reach), "walk_floor": float(w.floor), "limit": limit, "vector": vector_param(vector),
+            "named": list(named), "named_weight": float(named_weight), "max_score": float(cfg.max_score),
+            "max_mentions": cfg.max_mentions, "per_entity": cfg.per_entity, "head_weight": cfg.head_weight,
+            "tail_weight": cfg.tail_weight, "max_hops": max_hops, "hop_weight": cfg.hop_weight, "relations": list(w.relations), "depth": w.depth,
+            "walk_from": cfg.walk_from, "walk_per_entity": cfg.walk_per_entity, "walk_fanout": cfg.walk_fanout,
+            "walk_weight": float(cfg.walk_weight), "evidence_weight": float(cfg.evidence_weight),
+            "reach_weight": float(cfg.reach_weight if w.depth else 0.0), "walk_floor": float(w.floor), "limit": limit, "vector": vector_param(vector),
             "as_of": as_of, **(filters or Filters()).params(),
         },
     )  # fmt: skip

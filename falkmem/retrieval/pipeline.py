@@ -1,27 +1,31 @@
-"""One search, stage by stage: route → channels → fuse → rerank. Pure orchestration; the
-channels do the I/O. Every stage's candidates and time are kept for ``explain``.
+"""One search as a list of named stages (``config.STAGES``): route, the channels that propose
+candidates (keyword, vector, graph), fusion, the adjustments that add score deltas (speaker,
+role, asks, brief, impersonal, time, order), the links channel, rerank. Each stage reads its
+own config from ``Settings``, can be switched off by name (``Settings.off``) and reports what it
+did (``Retrieval.stages``: ``explain()``). The channels do the I/O; this module orders them.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Collection, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..config import ADJUSTMENTS, STAGES, RouterConfig
 from ..embedding.base import embed_checked
 from ..errors import InputError
 from ..evolution.recency import recency_weighted
 from ..models import Hit
 from ..ranking.candidate import Candidate
-from ..ranking.fusion import Fused, fuse_scores, rrf
-from ..ranking.leanings import DAY, Leanings, QuestionLeanings, called_speakers, lean, name_tokens, said_form
+from ..ranking.fusion import Fused, fuse, reliabilities
+from ..ranking.leanings import DAY, QuestionLeanings, called_speakers, lean, name_tokens, said_form
 from ..ranking.rerank import NoReranker, rerank
-from ..routing.router import Plan, RouterConfig
+from ..routing.router import Plan
 from ..routing.who import ASSISTANT_ROLES, USER_ROLES
-from ..settings import zone
+from ..settings import Settings, zone
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row, is_whole, rows_by_id
@@ -39,8 +43,41 @@ CHANNELS = frozenset({"vector", "keyword", "graph", "links"})
 ROLES: dict[str, str] = {**dict.fromkeys(USER_ROLES, "user"), **dict.fromkeys(ASSISTANT_ROLES, "assistant")}
 """Speaker values of a user/assistant chat (case-folded) → the role the role leaning compares."""
 LINKS_REFERENCE_RANK = 10
-"""A links seed weighs how far its fused score stands above the 10th's (the field a search
-returns): a clear first hit leads to its neighbours, a first among equals barely."""
+"""A links seed weighs how far its score stands above the 10th's (the field a search returns):
+a clear first hit leads to its neighbours, a first among equals barely."""
+WHOLE_ROWS = 2
+"""The vector and keyword channels return every property of their first ``WHOLE_ROWS * k``
+candidates only (the rest as ``{id, valid_at, speaker, session_id}``); the few winners ranked
+further down are fetched by id (1-2 of 100 MuSiQue-100 searches)."""
+SAME_RANKING_K = 10
+"""Every ``k`` up to this ranks the same list (a search for 3 hits returns the first 3 of a
+search for 10): below it the channels are still sized for it."""
+
+_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
+"""Channels that do not need the query embedding (keyword) or wait on the server run here."""
+
+
+@dataclass
+class StageReport:
+    """What one stage did in one search (``explain()``).
+
+    Attributes:
+        name: its name in ``config.STAGES`` (``route`` and ``fusion`` always run).
+        kind: ``route``, ``channel``, ``fusion``, ``adjustment`` or ``rerank``.
+        ran: False when it was switched off, or had nothing to do (``note`` says which).
+        ms: its time (a channel run beside another counts its own query).
+        candidates: the candidates a channel proposed, or the memories an adjustment moved.
+        added: with ``trace``: what it added to each memory's score (a channel: its weighted
+            contribution to the fused score; an adjustment: its delta).
+    """
+
+    name: str
+    kind: str
+    ran: bool = True
+    ms: float = 0.0
+    candidates: int = 0
+    note: str = ""
+    added: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,6 +87,7 @@ class Retrieval:
     plan: Plan
     channels: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     fused: list[Fused] = field(default_factory=list)
+    """The final ranking before rerank (fusion, adjustments and links applied)."""
     reranked: list[Fused] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     reranker: str = "none"
@@ -63,92 +101,78 @@ class Retrieval:
     """Cosine similarity of the graph and links candidates (the vector channel's carry their own)."""
     units: dict[str, float] = field(default_factory=dict)
     """What a channel's score was divided by in fusion (``keyword``: the query's idf mass)."""
+    weights: dict[str, float] = field(default_factory=dict)
+    """Each channel's fusion weight in this search (its setting times its reliability)."""
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every candidate's projected row (whole, or ``{id, valid_at, speaker, session_id}``)."""
     question: QuestionLeanings | None = None
-    """What the question leaned on (the leanings' input)."""
+    """What the question leaned on (the adjustments' input)."""
     leaned: dict[str, dict[str, float]] = field(default_factory=dict)
-    """What each leaning added to (or took from) each candidate's fused score, as ranked last."""
+    """With ``trace``: what each adjustment added to (or took from) each candidate."""
     called: dict[str, str] = field(default_factory=dict)
     """Speakers the question names by what the other speaker calls them (``leanings.called_speakers``)."""
+    stages: list[StageReport] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
-_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
-"""Channels that do not need the query embedding run here while it is computed."""
+@dataclass
+class _Run:
+    """A search in flight: what its stages read and write (one per call, never shared)."""
 
-WHOLE_ROWS = 2
-"""The vector and keyword channels return every property of their first ``WHOLE_ROWS * k``
-candidates only (the rest as ``{id, valid_at}``: fusion needs ids and scores); the few winners
-ranked further down are fetched by id. With 2 × k, 1–2 of 100 MuSiQue-100 searches needed that
-fetch (30–52 with 1 × k), and each channel leaves 30 of its 50 rows of text unsent (−0.17 to
-−0.19 ms per query on MuSiQue-100 and LongMemEval). The graph channel returns fewer rows than
-that; its rows stay whole (the same cut there measured no gain)."""
-SAME_RANKING_K = 10
-"""Every ``k`` up to this ranks the same list (a search for 3 hits returns the first 3 of a
-search for 10): below it the channels are still sized for it — the text of their first
-``WHOLE_ROWS * SAME_RANKING_K`` candidates (what the leanings read: whether a memory only asks),
-and under a filter that many passing vector hits (the weakest is the floor fusion counts with).
-Without a filter the channels fetch the same ``overfetch_min`` neighbours for every ``k`` up to 12."""
+    engine: Engine
+    s: Settings
+    graph: str
+    text: str
+    k: int
+    route: RouteArg
+    wanted: frozenset[str]
+    as_of: float | None
+    filters: Filters | None
+    trace: bool
+    out: Retrieval
+    tz: tzinfo = UTC
+    dimension: int = 0
+    qvec: VectorParam | None = None
+    vec: list[tuple[dict[str, Any], float]] = field(default_factory=list)
+    lists: dict[str, list[Candidate]] = field(default_factory=dict)
+
+    @property
+    def ex(self) -> Executor:
+        return self.engine.store.executor
+
+    @property
+    def sized(self) -> int:  # what the channels are sized for (see SAME_RANKING_K)
+        return max(self.k, SAME_RANKING_K)
+
+    @property
+    def fetch_k(self) -> int:
+        return fetch_size(self.k, minimum=self.s.vector.overfetch_min, factor=self.s.vector.overfetch_factor)
+
+    def reranking(self) -> bool:
+        outcome = self.engine.reranker()
+        return self.s.on("rerank") and not isinstance(outcome.reranker, NoReranker) and self.s.rerank_top_n > 0
+
+    @property
+    def full(self) -> int:  # the candidates whose whole row a channel returns
+        return max(WHOLE_ROWS * self.sized, self.s.rerank_top_n if self.reranking() else 0)
+
+    def keep(self, row: dict[str, Any]) -> None:
+        """Remember a candidate's row; a whole row replaces an ``{id, valid_at}`` one."""
+        have = self.out.rows.get(row["id"])
+        if have is None or (not is_whole(have) and is_whole(row)):
+            self.out.rows[row["id"]] = row
+
+    def report(self, name: str, kind: str, start: float | None = None, **fields: Any) -> StageReport:
+        ms = _ms(start) if start is not None else 0.0
+        stage = StageReport(name, kind, ms=ms, **fields)
+        self.out.stages.append(stage)
+        if ms:
+            self.out.timings_ms[name] = round(self.out.timings_ms.get(name, 0.0) + ms, 3)
+        return stage
 
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
-
-
-def _timed[T](fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
-    t = time.perf_counter()
-    return fn(*args, **kwargs), _ms(t)
-
-
-def _keep(rows: dict[str, dict[str, Any]], row: dict[str, Any]) -> None:
-    """Remember a candidate's row; a whole row replaces an ``{id, valid_at}`` one."""
-    have = rows.get(row["id"])
-    if have is None or (not is_whole(have) and is_whole(row)):
-        rows[row["id"]] = row
-
-
-def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanings:
-    """What the router read from question ``text``, in the form the leanings take (epoch-second
-    window with its slack: a day before, two days after; its words and capitalised words, for
-    the speakers it names). ``tz``: the zone the plan's times are wall-clock times of."""
-    window = None
-    if plan.time is not None:
-        start = plan.time.start.replace(tzinfo=tz).timestamp() - DAY
-        end = plan.time.end.replace(tzinfo=tz).timestamp() + 2 * DAY
-        window = (start, end)
-    return QuestionLeanings(
-        speakers=frozenset(key for key, _ in plan.entities), said=said_form(text), names=name_tokens(text),
-        role=plan.role, window=window,
-        explicit=plan.time is not None and plan.time.explicit, order=plan.order,
-    )  # fmt: skip
-
-
-def link_seeds(
-    first: Sequence[Fused], rows: Mapping[str, Mapping[str, Any]], *, n: int, hybrid: bool
-) -> list[tuple[str, float]]:
-    """The first ``n`` fused memories with how far each stands above the field (the score at
-    :data:`LINKS_REFERENCE_RANK`), when the links channel can reach anything from them: one of
-    them is a turn of a session (NEXT), or the route is hybrid (shared identifiers)."""
-    if not first:
-        return []
-    ref = first[min(LINKS_REFERENCE_RANK, len(first) - 1)].score
-    top = [(f.id, f.score - ref) for f in first[:n] if f.score > ref]
-    if not hybrid and not any((rows.get(i) or {}).get("session_id") for i, _ in top):
-        return []
-    return top
-
-
-def _fill(
-    ex: Executor, graph: str, rows: dict[str, dict[str, Any]], ids: Sequence[str], timings: dict[str, float]
-) -> None:
-    """Fetch the whole rows of ``ids`` that the channels returned as ``{id, valid_at}`` (one query)."""
-    missing = [i for i in ids if not is_whole(rows[i])]
-    if not missing:
-        return
-    t = time.perf_counter()
-    rows.update(rows_by_id(ex, graph, missing))
-    timings["fetch"] = timings.get("fetch", 0.0) + _ms(t)
 
 
 def retrieve(
@@ -167,188 +191,280 @@ def retrieve(
     filters: Filters | None = None,
     trace: bool = False,
 ) -> Retrieval:
-    """Route and run one query; the ``k`` best hits plus every intermediate list.
+    """Route and run one query; the ``k`` best hits plus every stage's output.
 
-    ``as_of`` (epoch seconds) asks what was true then instead of what is active now.
-    ``now`` (epoch seconds; default: the clock) is when the question is asked: relative dates
-    in it resolve against it.
-    ``trace``: record what each leaning gave each candidate (``Retrieval.leaned``: ``explain()``;
-    a search does not pay for it).
-    ``vector``: the query's embedding when the caller computed it already (``search_many``
-    embeds all its queries in one call); the embed step is skipped. ``filters``: what every
-    hit must match (applied inside each channel's query; see ``retrieval/filters.py``).
+    ``as_of`` (epoch seconds) asks what was true then; ``now`` (epoch seconds; default: the
+    clock) is when the question is asked (its relative dates). ``vector``: the query's embedding
+    when the caller computed it (``search_many``). ``filters``: what every hit must match
+    (inside each channel's query). ``trace``: record what each stage added to each candidate
+    (``explain()``; a search does not pay for it). ``channels`` limits the channels for this
+    call; ``Settings.off`` switches stages off for every call.
     """
+    t_all = time.perf_counter()
+    run = _start(engine, tenant_id, text, k, route, channels, router, max_hops, as_of, now, filters, trace)
+    keyword = _POOL.submit(_keyword, run) if "keyword" in run.wanted else None
+    _vector(run, vector)
+    graph = _POOL.submit(_graph, run) if "graph" in run.wanted and run.out.plan.route == "hybrid" else None
+    _collect(run, keyword, graph)
+    _fuse(run)
+    _adjust(run)
+    _links(run)
+    _rerank(run)
+    _hits(run)
+    run.out.timings_ms["total"] = _ms(t_all)
+    return run.out
+
+
+def _start(
+    engine: Engine, tenant_id: str, text: str, k: int, route: RouteArg, channels: Collection[str] | None,
+    router: RouterConfig | None, max_hops: int | None, as_of: float | None, now: float | None,
+    filters: Filters | None, trace: bool,
+) -> _Run:  # fmt: skip
+    """Check the call, then the route stage: the plan (route, entities, time, relations)."""
     s = engine.settings
     if route not in ("auto", "vector", "hybrid"):
         raise InputError("route", "must be 'auto', 'vector' or 'hybrid'")
-    wanted = set(channels) if channels is not None else set(CHANNELS)
-    if not wanted or not wanted <= CHANNELS:
+    asked = set(channels) if channels is not None else set(CHANNELS)
+    if not asked or not asked <= CHANNELS:
         raise InputError("channels", f"must be a non-empty subset of {sorted(CHANNELS)}")
-    if not s.keyword_channel and channels is None:
-        wanted.discard("keyword")
-    cfg = router or RouterConfig(
-        entity_threshold=s.router_entity_threshold, require_cue=s.router_require_cue, max_hops=s.max_hops
-    )
+    cfg = router or s.router
     if max_hops is not None:
         if not isinstance(max_hops, int) or not 1 <= max_hops <= 3:
             raise InputError("max_hops", "must be 1, 2 or 3")
         cfg = cfg.model_copy(update={"max_hops": max_hops})
-    t_all = time.perf_counter()
-    timings: dict[str, float] = {}
-    ex = engine.store.executor
-    graph = engine.store.graph(tenant_id)
-    meta = engine.store.meta(tenant_id)
-
+    wanted = frozenset(c for c in asked if channels is not None or s.on(c))
+    if route == "vector":
+        wanted -= {"graph", "links"}
+    meta = engine.store.meta(tenant_id)  # the tenant must exist (reading never creates it)
     t = time.perf_counter()
     tz = zone(s.timezone)  # the question's "yesterday" is a day where its asker lives
-    asked = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
-    plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=asked)
-    timings["route"] = _ms(t)
-    pool = k
-    sized = max(pool, SAME_RANKING_K)  # what the channels are sized for (see SAME_RANKING_K)
-    outcome = engine.reranker()
-    reranking = not isinstance(outcome.reranker, NoReranker) and s.rerank_top_n > 0
-    full = max(WHOLE_ROWS * sized, s.rerank_top_n if reranking else 0)
+    when = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
+    plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=when)
+    out = Retrieval(plan=plan, question=question_leanings(plan, text, tz))
+    run = _Run(engine, s, engine.store.graph(tenant_id), text, k, route, wanted, as_of, filters, trace, out, tz, meta.dimension)
+    run.report("route", "route", t, note=plan.rule)
+    return run
 
-    out = Retrieval(plan=plan)
-    rows: dict[str, dict[str, Any]] = {}
-    lists: dict[str, list[Candidate]] = {}
-    # The keyword channel needs no embedding: it runs while the query is embedded and the
-    # vector channel reads (channels wait on the server, not on the GIL).
-    fetch_k = fetch_size(pool, minimum=s.overfetch_min, factor=s.overfetch_factor)
-    keyword_job = None
-    if "keyword" in wanted:
-        keyword_job = _POOL.submit(
-            _timed, keyword_search, ex, graph, text, k=fetch_k,
-            candidates=max(s.keyword_candidates, fetch_k), full=full, as_of=as_of, filters=filters,
-            max_df=s.keyword_max_df, fetch_max_df=s.keyword_fetch_max_df, fetch_pairs=s.keyword_fetch_pairs,
-        )  # fmt: skip
-    graph_on = plan.route == "hybrid" and "graph" in wanted
-    links_on = (
-        route != "vector" and "links" in wanted and s.links_seeds > 0 and s.links_weight > 0
-        and (s.links_window > 0 or s.links_rare_mentions >= 2)
+
+def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanings:
+    """What the router read from question ``text``, in the form the adjustments take (epoch-second
+    window with its slack: a day before, two days after; its words and capitalised words, for
+    the speakers it names). ``tz``: the zone the plan's times are wall-clock times of."""
+    window = None
+    if plan.time is not None:
+        start = plan.time.start.replace(tzinfo=tz).timestamp() - DAY
+        end = plan.time.end.replace(tzinfo=tz).timestamp() + 2 * DAY
+        window = (start, end)
+    return QuestionLeanings(
+        speakers=frozenset(key for key, _ in plan.entities), said=said_form(text), names=name_tokens(text),
+        role=plan.role, window=window, explicit=plan.time is not None and plan.time.explicit, order=plan.order,
     )  # fmt: skip
-    vec: list[tuple[dict[str, Any], float]] = []
-    qvec: VectorParam | None = None
-    if "vector" in wanted or graph_on or links_on:  # a keyword-only search embeds nothing
-        if vector is None:
-            t = time.perf_counter()
-            [vector] = embed_checked(engine.embedder, [text], dimension=meta.dimension)
-            timings["embed"] = _ms(t)
+
+
+def _keyword(run: _Run) -> tuple[Any, float]:
+    """The keyword channel (runs beside the embedding and the vector query)."""
+    t, c = time.perf_counter(), run.s.keyword
+    found = keyword_search(
+        run.ex, run.graph, run.text, k=run.fetch_k, candidates=max(c.candidates, run.fetch_k), full=run.full,
+        as_of=run.as_of, filters=run.filters, max_df=c.max_df, fetch_max_df=c.fetch_max_df, fetch_pairs=c.fetch_pairs,
+    )  # fmt: skip
+    return found, _ms(t)
+
+
+def _vector(run: _Run, vector: Sequence[float] | None) -> None:
+    """The vector channel; its neighbours also seed the graph and the links channels."""
+    if not run.wanted & {"vector", "graph", "links"}:
+        return  # a keyword-only search embeds nothing
+    if vector is None:
         t = time.perf_counter()
-        qvec = vector_param(vector)  # formatted once for the vector, graph and links queries
-        # All fetch_k neighbours: fusion takes the weakest as the floor, the graph seeds from them.
-        # Under a filter only `pool` must pass (asking for fetch_k would make the channel select
-        # through the graph or grow its fetch whenever fewer than fetch_k match), `sized` of them:
-        # the weakest is the floor fusion counts with, the same for every k up to SAME_RANKING_K.
-        want = sized if filters is not None and filters.active else fetch_k
-        vec = vector_search(ex, graph, qvec, k=want, fetch_k=fetch_k, full=full, as_of=as_of, filters=filters)
-        timings["vector"] = _ms(t)
-    similarity: dict[str, float] = {}
-    graph_job = None
-    if graph_on and qvec is not None:  # runs beside the keyword wait and the links query
-        top = vec[: s.graph_seed_k]
-        weights = seed_weights([sim for _, sim in top], temperature=s.graph_seed_temperature)
-        graph_job = _POOL.submit(
-            _timed, expand, ex, graph, qvec,
-            seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
-            named=[key for key, _ in plan.entities], named_weight=s.graph_named_weight, max_score=s.graph_max_score, max_mentions=s.graph_max_mentions,
-            per_entity=s.graph_per_entity, head_weight=s.graph_head_weight, tail_weight=s.graph_tail_weight, max_hops=plan.max_hops,
-            hop_weight=s.graph_hop_weight, limit=max(s.graph_limit, pool), as_of=as_of, filters=filters,
-            walk=Walk(relations=plan.relations, depth=min(plan.depth, s.graph_walk_depth), start=s.graph_walk_from,
-                      per_entity=s.graph_walk_per_entity, fanout=s.graph_walk_fanout, weight=s.graph_walk_weight,
-                      evidence=s.graph_evidence_weight, reach=s.graph_reach_weight, floor=min((sim for _, sim in vec), default=-2.0)),
-        )  # fmt: skip
-    if "vector" in wanted:
-        lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(vec)]
-        for a, _ in vec:
-            _keep(rows, a)
-    mass = 0.0
-    if keyword_job is not None:
-        kw, timings["keyword"] = keyword_job.result()
-        mass = kw.mass
-        lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
+        [vector] = embed_checked(run.engine.embedder, [run.text], dimension=run.dimension)
+        run.out.timings_ms["embed"] = _ms(t)
+    t = time.perf_counter()
+    run.qvec = vector_param(vector)
+    # Without a filter: all fetch_k neighbours (fusion takes the weakest as the floor). Under a
+    # filter only `sized` must pass, the same for every k up to SAME_RANKING_K.
+    want = run.sized if run.filters is not None and run.filters.active else run.fetch_k
+    run.vec = vector_search(run.ex, run.graph, run.qvec, k=want, fetch_k=run.fetch_k, full=run.full,
+                            as_of=run.as_of, filters=run.filters)  # fmt: skip
+    if "vector" in run.wanted:
+        run.lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(run.vec)]
+        for a, _ in run.vec:
+            run.keep(a)
+    run.report("vector", "channel", t, ran="vector" in run.wanted, candidates=len(run.vec))
+
+
+def _graph(run: _Run) -> tuple[Any, float]:
+    """The graph channel: from the first vector hits' entities and the named ones (one query)."""
+    t, c, plan = time.perf_counter(), run.s.graph, run.out.plan
+    top = run.vec[: c.seed_k]
+    weights = seed_weights([sim for _, sim in top], temperature=c.seed_temperature)
+    depth = min(plan.depth, c.walk_depth) if run.s.on("walk") else 0
+    walk = Walk(relations=plan.relations, depth=depth, floor=min((sim for _, sim in run.vec), default=-2.0))
+    reached = expand(
+        run.ex, run.graph, run.qvec or [], c, seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
+        named=[key for key, _ in plan.entities], max_hops=plan.max_hops, limit=max(c.limit, run.k), walk=walk,
+        as_of=run.as_of, filters=run.filters,
+    )  # fmt: skip
+    return reached, _ms(t)
+
+
+def _collect(run: _Run, keyword: Future[tuple[Any, float]] | None, graph: Future[tuple[Any, float]] | None) -> None:
+    """Wait for the channels run beside the vector query and keep what they found."""
+    out = run.out
+    if keyword is not None:
+        kw, ms = keyword.result()
+        out.units["keyword"] = kw.mass
+        run.lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
         for a, _ in kw.hits:
-            _keep(rows, a)
-    question = question_leanings(plan, text, tz)
-    lean_weights = Leanings(
-        speaker=s.speaker_weight, role=s.role_weight, asks=s.asks_penalty, brief=s.brief_penalty,
-        impersonal=s.impersonal_penalty, time=s.time_weight,
-        time_explicit=s.time_weight_explicit, order=s.order_weight,
-    )  # fmt: skip
-
-    called: dict[str, str] | None = None
-
-    def fused_now() -> list[Fused]:
-        """The channels so far, fused and leaned (before the links channel: its seeds; after: the ranking)."""
-        nonlocal called
-        weights = {"keyword": s.keyword_weight, "graph": s.graph_weight, "links": s.links_weight}
-        if s.fusion == "rrf":
-            return rrf(lists, k=s.rrf_k, weights=weights)
-        found = fuse_scores(lists, similarity=similarity, weights=weights, units={"keyword": mass},
-                            guard=s.fusion_guard)  # fmt: skip
-        if trace:
-            out.leaned = {}  # the last call's: the ranking the search returns
-        if called is None:  # read once, from the first fusion (its candidates hold the turns that call)
-            called = out.called = called_speakers(question, found, rows, ROLES) if s.speaker_weight else {}
-        return lean(found, rows, question, lean_weights, roles=ROLES, trace=out.leaned if trace else None,
-                    called=called)  # fmt: skip
-
-    if links_on and qvec is not None:
-        t = time.perf_counter()
-        first = fused_now()
-        seeds = link_seeds(first, rows, n=s.links_seeds, hybrid=plan.route == "hybrid")
-        if seeds:
-            linked = link_search(
-                ex, graph, qvec, seeds=seeds, window=s.links_window, decay=s.links_decay,
-                rare_max=s.links_rare_mentions, as_of=as_of, filters=filters,
-            )  # fmt: skip
-            lists["links"] = [Candidate(h.row["id"], h.weight, "links", i + 1) for i, h in enumerate(linked)]
-            for link in linked:
-                _keep(rows, link.row)
-                similarity.setdefault(link.row["id"], link.sim)
-                out.linked[link.row["id"]] = link.via
-            if linked:
-                plan = plan.model_copy(update={
-                    "links": True, "route": "hybrid",
-                    "rule": plan.rule + ("" if plan.route == "hybrid" else "; its first memories link to others"),
-                })  # fmt: skip
-                out.plan = plan
-        timings["links"] = _ms(t)
-    if graph_job is not None:
-        reached, timings["graph"] = graph_job.result()
-        lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
+            run.keep(a)
+        run.report("keyword", "channel", candidates=len(kw.hits)).ms = ms
+        out.timings_ms["keyword"] = ms
+    if graph is not None:
+        reached, ms = graph.result()
+        run.lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
         for h in reached:
-            _keep(rows, h.row)
-            similarity.setdefault(h.row["id"], h.sim)
+            run.keep(h.row)
+            out.similarity.setdefault(h.row["id"], h.sim)
             out.paths[h.row["id"]] = h.paths
             out.via[h.row["id"]] = h.via
-    if "vector" not in wanted:  # the graph ran on the vector channel's neighbours; their similarity still counts
-        similarity.update({a["id"]: sim for a, sim in vec if a["id"] in similarity})
-    out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in lists.items()}
-    out.similarity, out.units, out.rows, out.question = dict(similarity), {"keyword": mass}, rows, question
+        run.report("graph", "channel", candidates=len(reached), note=f"walk depth {run.out.plan.depth}").ms = ms
+        out.timings_ms["graph"] = ms
+        if "vector" not in run.wanted:  # the graph ran on the vector neighbours: their similarity counts
+            out.similarity.update({a["id"]: sim for a, sim in run.vec if a["id"] in out.similarity})
+    out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in run.lists.items()}
 
-    t = time.perf_counter()
-    out.fused = fused_now()
-    timings["fuse"] = _ms(t)
 
+def _fuse(run: _Run) -> None:
+    """Fusion, once: the cosine plus each channel's evidence, weighted by its setting times its
+    reliability in this search (``ranking/fusion.py``)."""
+    t, s, out = time.perf_counter(), run.s, run.out
+    base = {"keyword": s.keyword.weight, "graph": s.graph.weight}
+    sure = reliabilities(run.lists, units=out.units, strength=s.fusion.reliability if s.on("reliability") else 0.0)
+    out.weights = {name: w * sure.get(name, 1.0) for name, w in base.items() if name in run.lists}
+    out.fused = fuse(run.lists, method=s.fusion.method, similarity=out.similarity, weights=out.weights,
+                     units=out.units, guard=s.on("guard"), rrf_k=s.fusion.rrf_k)  # fmt: skip
+    run.report("fusion", "fusion", t, candidates=len(out.fused), note=f"weights {out.weights}")
+    if run.trace:
+        for name, cands in run.lists.items():
+            w = 1.0 if name == "vector" else out.weights.get(name, 1.0) / (out.units.get(name) or 1.0)
+            out.stages.append(StageReport(name, "contribution", candidates=len(cands),
+                                          added={c.id: round(w * c.score, 6) for c in cands}))  # fmt: skip
+
+
+def _adjust(run: _Run) -> None:
+    """The adjustments: each adds its delta to the candidates it concerns, then one re-sort."""
+    t, s, out = time.perf_counter(), run.s, run.out
+    cfg = s.lean.model_copy(update={n: 0.0 for n in ADJUSTMENTS if not s.on(n)} | (
+        {"time_explicit": 0.0} if not s.on("time") else {}))  # fmt: skip
+    assert out.question is not None
+    if cfg.speaker:  # read once, from the fused candidates (they hold the turns that call)
+        out.called = called_speakers(out.question, out.fused, out.rows, ROLES)
+    trace: dict[str, dict[str, float]] = {}
+    out.fused = lean(out.fused, out.rows, out.question, cfg, roles=ROLES, trace=trace, called=out.called)
+    ms = _ms(t)
+    for name in ADJUSTMENTS:
+        moved = {i: d[name] for i, d in trace.items() if name in d}
+        run.report(name, "adjustment", ran=s.on(name), candidates=len(moved), added=moved if run.trace else {})
+    out.timings_ms["adjust"] = ms
+    if run.trace:
+        out.leaned = trace
+
+
+def _links(run: _Run) -> None:
+    """The links channel: from the first memories of the ranking to the turns around them and the
+    memories that share a rare identifier with them; a reached memory gains what its link
+    weighs, a new one enters with its cosine, its link and its own adjustments."""
+    out, c = run.out, run.s.links
+    if "links" not in run.wanted or c.seeds <= 0 or c.weight <= 0 or (c.window <= 0 and c.rare_mentions < 2):
+        run.report("links", "channel", ran=False, note="off")
+        return
     t = time.perf_counter()
+    seeds = link_seeds(out.fused, out.rows, n=c.seeds, hybrid=out.plan.route == "hybrid")
+    linked = link_search(run.ex, run.graph, run.qvec or [], seeds=seeds, window=c.window, decay=c.decay,
+                         rare_max=c.rare_mentions, as_of=run.as_of, filters=run.filters) if seeds else []  # fmt: skip
+    run.lists["links"] = [Candidate(h.row["id"], h.weight, "links", i + 1) for i, h in enumerate(linked)]
+    out.channels["links"] = [(h.row["id"], h.weight) for h in linked]
+    added: dict[str, float] = {}
+    for h in linked:
+        run.keep(h.row)
+        out.similarity.setdefault(h.row["id"], h.sim)
+        out.linked[h.row["id"]] = h.via
+        added[h.row["id"]] = max(added.get(h.row["id"], 0.0), c.weight * h.weight)
+    if added:
+        out.fused = _with_links(run, added)
+        out.plan = out.plan.model_copy(update={"links": True, "route": "hybrid", "rule": out.plan.rule + (
+            "" if out.plan.route == "hybrid" else "; its first memories link to others")})  # fmt: skip
+    run.report("links", "channel", t, candidates=len(linked), added=added if run.trace else {})
+
+
+def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
+    """The ranking with the links' additions; new memories scored like fusion would (cosine +
+    link) plus their own adjustments (the order adjustment, which ranks the head, excepted)."""
+    out = run.out
+    have = {f.id for f in out.fused}
+    floor = min((sim for _, sim in run.vec), default=0.0)
+    new = [Fused(i, out.similarity.get(i, floor) + w, {"links": r + 1}, {"links": w})
+           for r, (i, w) in enumerate(added.items()) if i not in have]  # fmt: skip
+    if new:
+        assert out.question is not None
+        cfg = run.s.lean.model_copy(update={"order": 0.0} | {n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
+        new = lean(new, out.rows, out.question, cfg, roles=ROLES, called=out.called)
+    ranks = {i: r + 1 for r, i in enumerate(added)}
+    merged = [Fused(f.id, f.score + added[f.id], {**f.ranks, "links": ranks[f.id]}, {**f.scores, "links": added[f.id]},
+                    f.rerank_score) if f.id in added else f for f in out.fused] + new  # fmt: skip
+    return sorted(merged, key=lambda f: (-f.score, f.best_rank, f.id))
+
+
+def link_seeds(
+    first: Sequence[Fused], rows: dict[str, dict[str, Any]], *, n: int, hybrid: bool
+) -> list[tuple[str, float]]:
+    """The first ``n`` ranked memories with how far each stands above the field (the score at
+    :data:`LINKS_REFERENCE_RANK`), when the links channel can reach anything from them: one of
+    them is a turn of a session (NEXT), or the route is hybrid (shared identifiers)."""
+    if not first:
+        return []
+    ref = first[min(LINKS_REFERENCE_RANK, len(first) - 1)].score
+    top = [(f.id, f.score - ref) for f in first[:n] if f.score > ref]
+    if not hybrid and not any((rows.get(i) or {}).get("session_id") for i, _ in top):
+        return []
+    return top
+
+
+def _fill(run: _Run, ids: Sequence[str]) -> None:
+    """Fetch the whole rows of ``ids`` that the channels returned as ``{id, valid_at}`` (one query)."""
+    missing = [i for i in ids if not is_whole(run.out.rows[i])]
+    if missing:
+        t = time.perf_counter()
+        run.out.rows.update(rows_by_id(run.ex, run.graph, missing))
+        run.out.timings_ms["fetch"] = round(run.out.timings_ms.get("fetch", 0.0) + _ms(t), 3)
+
+
+def _rerank(run: _Run) -> None:
+    """The cross-encoder over the ranking's head (when one is configured), then recency."""
+    t, s, out = time.perf_counter(), run.s, run.out
+    outcome = run.engine.reranker()
     out.reranker, out.reranker_note = outcome.reranker.name, outcome.note
-    if reranking:
-        _fill(ex, graph, rows, [f.id for f in out.fused[: s.rerank_top_n]], timings)
-    texts = {f.id: str(rows[f.id]["text"] or "") for f in out.fused[: s.rerank_top_n] if is_whole(rows[f.id])}
-    out.reranked = rerank(text, out.fused, texts, outcome.reranker, top_n=s.rerank_top_n)
-    timings["rerank"] = _ms(t)
-    if s.recency_weight > 0:  # off by default: measured in the benchmark before turning it on
+    on = run.reranking()
+    if on:
+        _fill(run, [f.id for f in out.fused[: s.rerank_top_n]])
+    texts = {f.id: str(out.rows[f.id]["text"] or "") for f in out.fused[: s.rerank_top_n] if is_whole(out.rows[f.id])}
+    out.reranked = rerank(run.text, out.fused, texts, outcome.reranker if on else NoReranker(), top_n=s.rerank_top_n)
+    run.report("rerank", "rerank", t, ran=on, note=outcome.note or outcome.reranker.name)
+    if s.recency_weight > 0 and s.on("recency"):  # off by default
         out.reranked = recency_weighted(
-            out.reranked, rows, weight=s.recency_weight, half_life_days=s.recency_half_life_days,
-            now=as_of if as_of is not None else time.time(),
+            out.reranked, out.rows, weight=s.recency_weight, half_life_days=s.recency_half_life_days,
+            now=run.as_of if run.as_of is not None else time.time(),
         )  # fmt: skip
+    run.report("recency", "adjustment", ran=s.recency_weight > 0 and s.on("recency"))
 
-    _fill(ex, graph, rows, [f.id for f in out.reranked[:k]], timings)
-    for f in out.reranked[:k]:  # one scale per list: score is fused, rerank_score the reranker's
-        if is_whole(rows[f.id]):  # (not: forgotten between the channel and the fetch)
-            out.hits.append(hit_from_row(rows[f.id], f.score, dict(f.ranks), f.rerank_score))
-    timings["total"] = _ms(t_all)
-    out.timings_ms = timings
-    return out
+
+def _hits(run: _Run) -> None:
+    """The ``k`` best, as hits (their whole rows fetched when a channel sent only the id)."""
+    out = run.out
+    _fill(run, [f.id for f in out.reranked[: run.k]])
+    for f in out.reranked[: run.k]:  # one scale per list: score is fused, rerank_score the reranker's
+        if is_whole(out.rows[f.id]):  # (not: forgotten between the channel and the fetch)
+            out.hits.append(hit_from_row(out.rows[f.id], f.score, dict(f.ranks), f.rerank_score))
+
+
+assert set(STAGES) >= CHANNELS | set(ADJUSTMENTS)

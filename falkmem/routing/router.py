@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
+from ..config import RouterConfig
 from ..extraction.known import KnownEntities
 from .relations import RelationAsk, find_relations
 from .when import Order, TimeRef, find_order, find_time
@@ -39,21 +40,6 @@ MAX_DEPTH = 2
 _CUE_RE = re.compile(
     r"\b(" + "|".join(re.escape(c) for c in sorted(RELATIONAL_CUES, key=len, reverse=True)) + r")\b"
 )
-
-
-class RouterConfig(BaseModel):
-    """The router's thresholds (the benchmark sweeps them; defaults come from its data)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    entity_threshold: int = Field(default=2, ge=1, le=10)
-    """Route hybrid when the query names at least this many known entities..."""
-    require_cue: bool = False
-    """...and, when True, only if it also carries a relational cue. When False, a relational
-    question goes hybrid whatever it names: one named entity plus a relational cue, or none
-    and a relational cue or word (the graph channel then starts from the vector hits' entities)."""
-    max_hops: int = Field(default=2, ge=1, le=3)
-    """How far the hybrid route walks RELATED_TO from its seeds."""
 
 
 class Plan(BaseModel):

@@ -34,10 +34,10 @@ def test_the_search_takes_the_penalty_from_turns_that_say_next_to_nothing(
 ) -> None:
     _chat(tenant)
     q = "What are Fahim's hobbies?"
-    with reopened(brief_penalty=0.0) as off:
+    with reopened(off=["brief"]) as off:
         plain = dict(off.tenant(tenant.id).explain(q, k=20).fused)
     leaned = dict(tenant.explain(q, k=20).fused)
-    penalty = tenant._engine.settings.brief_penalty
+    penalty = tenant._engine.settings.lean.brief
     assert penalty > 0
     assert leaned["f0"] == pytest.approx(plain["f0"] - penalty)  # "yeah"
     assert leaned["f1"] == pytest.approx(plain["f1"] - penalty / 2)  # "thats cool"

@@ -59,7 +59,7 @@ def test_an_edge_restated_ten_thousand_times_is_not_walked(tenant: Tenant) -> No
     assert first.hits[0].id == "p1"
     graph = dict(first.channels["graph"])
     # no hub mention was pulled in: the only tickets are seeds reaching themselves (own ids)
-    assert sum(i.startswith("t") for i in graph) <= tenant._engine.settings.graph_seed_k
+    assert sum(i.startswith("t") for i in graph) <= tenant._engine.settings.graph.seed_k
     assert "p2" in graph and "Priya Chandran" in first.via["p2"]  # the bridge still works
     assert first.channels == again.channels and first.fused == again.fused
 
@@ -107,7 +107,7 @@ def test_an_entity_the_query_names_leads_to_the_memories_about_it(
     assert "Izgoy" in e.via.get("about", [])
     assert dict(e.channels["graph"])["about"] > 0
     url = os.environ.get("FALKMEM_TEST_URL")
-    kwargs = {"embedder": embedder, "graph_named_weight": 0.0}
+    kwargs = {"embedder": embedder, "graph": {"named_weight": 0.0}}
     with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as off:
         without = off.tenant(tenant.id).explain(q, route="hybrid", k=5)
     assert "Izgoy" not in without.via.get("about", [])

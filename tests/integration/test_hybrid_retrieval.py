@@ -57,7 +57,7 @@ TWO_HOP = "Who leads the team that built Project Helios?"
 def bridges_only(helios: Tenant, store_path: Path) -> Iterator[Tenant]:
     """The same tenant with the relational walk off (issue 23): the bridge walk alone, as below."""
     url = os.environ.get("FALKMEM_TEST_URL")
-    kwargs: dict[str, Any] = {"embedder": helios._engine.embedder, "graph_walk_depth": 0}
+    kwargs: dict[str, Any] = {"embedder": helios._engine.embedder, "off": ["walk"]}
     with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as plain:
         yield plain.tenant(helios.id)
 
@@ -196,7 +196,7 @@ def test_hub_entity_does_not_crowd_out_the_answer(mem: Memory, tenant: Tenant) -
     q = "Who leads the Acme Cloud migration?"
     ex = tenant.explain(q, route="hybrid")
     # the hub guard: the graph channel does not pull in the hub's 5,000 mentions...
-    assert 1 <= len(ex.channels["graph"]) <= mem.settings.graph_limit
+    assert 1 <= len(ex.channels["graph"]) <= mem.settings.graph.limit
     # ...and they do not crowd out the one memory that answers, on any channel's ranking
     assert ex.channels["graph"][0][0] == "p1"
     assert ex.hits[0].id == "p1"

@@ -28,10 +28,10 @@ def test_the_search_takes_the_penalty_from_turns_that_say_nothing_of_their_speak
 ) -> None:
     _chat(tenant)
     q = "When did Kate start skiing?"
-    with reopened(impersonal_penalty=0.0) as off:
+    with reopened(off=["impersonal"]) as off:
         plain = dict(off.tenant(tenant.id).explain(q, k=10).fused)
     leaned = dict(tenant.explain(q, k=10).fused)
-    penalty = tenant._engine.settings.impersonal_penalty
+    penalty = tenant._engine.settings.lean.impersonal
     assert penalty > 0
     assert leaned["wow"] == pytest.approx(plain["wow"] - penalty)
     for told in ("ten", "usr", "bot"):  # tells of its speaker; a user's and an assistant's turns

@@ -59,7 +59,7 @@ def helios(tenant: Tenant) -> Tenant:
 
 def _without_walk(t: Tenant, store_path: Path) -> Memory:
     url = os.environ.get("FALKMEM_TEST_URL")
-    kwargs: dict[str, Any] = {"embedder": t._engine.embedder, "graph_walk_depth": 0}
+    kwargs: dict[str, Any] = {"embedder": t._engine.embedder, "off": ["walk"]}
     return Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs)
 
 

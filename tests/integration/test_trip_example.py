@@ -71,7 +71,7 @@ def test_the_trip_turns_come_first(trip: Tenant) -> None:
 
 def test_without_the_links_the_trip_is_not_whole(trip: Tenant, store_path: Path) -> None:
     url = os.environ.get("FALKMEM_TEST_URL")
-    kwargs: dict[str, Any] = {"embedder": trip._engine.embedder, "links_seeds": 0}
+    kwargs: dict[str, Any] = {"embedder": trip._engine.embedder, "off": ["links"]}
     with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as plain:
         found = plain.tenant(trip.id).search(QUESTION, k=5, now=NOW)
     # what the links channel adds: the turns that share the flight number with the booking

@@ -53,6 +53,6 @@ def test_the_directors_come_before_the_cast(films: Tenant) -> None:
 
 def test_without_the_reach_the_cast_ties_with_the_directors(films: Tenant, reopened: Callable[..., Memory]) -> None:
     """The control: the same search with the typed reach off."""
-    with reopened(graph_reach_weight=0.0) as plain:
+    with reopened(graph={"reach_weight": 0.0}) as plain:
         ids = plain.tenant(films.id).search(QUESTION, k=4).ids
     assert set(ids) != {"Harbour Lights", "Night Train to Dover", "Edwin Marsh", "Ruth Calder"}, ids

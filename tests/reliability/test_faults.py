@@ -366,13 +366,13 @@ def test_hub_traversal_is_bounded_by_construction(data_dir: Path) -> None:
         # Guards opened up: hubs followed, 1,000 edges per entity. Still one bounded query.
         with Memory(
             data_dir, embedder=DenseEmbedder(), extractor="none", query_timeout_ms=5_000,
-            graph_max_mentions=10_000, graph_per_entity=1_000,
+            graph={"max_mentions": 10_000, "per_entity": 1_000},
         ) as wide:  # fmt: skip
             wt = wide.tenant("hub")
             started = time.perf_counter()
             r = wt.explain("Which leaves are linked?", k=10, route="hybrid", max_hops=3)
             elapsed = time.perf_counter() - started
-            assert len(r.channels["graph"]) <= wide.settings.graph_limit
+            assert len(r.channels["graph"]) <= wide.settings.graph.limit
             assert elapsed < 5.0, f"unguarded hub search took {elapsed:.2f} s"
             assert wt.count() == HUB_LEAVES // 50
     finally:

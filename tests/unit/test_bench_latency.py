@@ -25,15 +25,15 @@ def test_reps_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_settings_override_reads_json_values() -> None:
     from benchmarks.latency import _override
 
-    assert _override("graph_walk_depth=0") == ("graph_walk_depth", 0)
-    assert _override("fusion=rrf") == ("fusion", "rrf")
-    assert _override("keyword_channel=false") == ("keyword_channel", False)
+    assert _override("graph.walk_depth=0") == ("graph.walk_depth", 0)
+    assert _override("fusion.method=rrf") == ("fusion.method", "rrf")
+    assert _override("off=[\"links\"]") == ("off", ["links"])
     with pytest.raises(ValueError, match="KEY=VALUE"):
         _override("graph_walk_depth")
 
 
 def test_context_takes_no_override(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
-        main(["--dataset", "musique", "--path", "nowhere", "--context", "300", "--vs", "graph_walk_depth=0"])
+        main(["--dataset", "musique", "--path", "nowhere", "--context", "300", "--vs", "graph.walk_depth=0"])
     assert exc.value.code == 2
     assert "--context takes a positive budget and no --vs" in capsys.readouterr().err

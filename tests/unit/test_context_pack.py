@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from falkmem.context import ContextItem, RegexTokenCounter, Weights, pack, refers_back, sentences
+from falkmem.config import PackingConfig as Weights
+from falkmem.context import ContextItem, RegexTokenCounter, pack, refers_back, sentences
 from falkmem.context.sentences import analyse
 from falkmem.context.signals import asks_for, chain_names
 from falkmem.context.tokens import _PIECE, _RUN
