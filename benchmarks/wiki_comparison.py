@@ -7,8 +7,8 @@ who died first, X or Y?", "Do both films X and Y have the directors from the sam
 the films are those ``wiki_directors`` finds (a first sentence that says "directed by" a person
 with a passage of their own, read with a regex on the raw text), paired in a shuffled order with
 different directors; gold: both films' and both directors' passages. Then ``python -m benchmarks
-run --dataset jsonl --file 2wiki-comparison.jsonl --sweep real`` (benchmarks/RESULTS.md, "Names
-with initials, titles, and what a typed step reaches").
+run --dataset jsonl --file 2wiki-comparison.jsonl --sweep real`` (benchmarks/RESULTS.md, "Multi-hop:
+the checks built from 2Wiki"; docs/decisions/0006-typed-edges-and-reach-weight.md).
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ about the films whose first sentence says "directed by" a person who has a passa
 own, asked as 2Wiki asks them ("Where was the director of film X born?"); gold: the film's and
 the director's passages. The pairs are read with a regex on the raw text, not with falkmem's
 extractor, so the questions do not favour what the extractor finds. Then ``python -m benchmarks
-run --dataset jsonl --file 2wiki-directors.jsonl --sweep real`` (benchmarks/RESULTS.md, "Who
-made a work").
+run --dataset jsonl --file 2wiki-directors.jsonl --sweep real`` (benchmarks/RESULTS.md, "Multi-hop:
+the checks built from 2Wiki"; docs/decisions/0006-typed-edges-and-reach-weight.md).
 """
 
 from __future__ import annotations

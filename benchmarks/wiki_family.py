@@ -8,7 +8,8 @@ father of X born?"); gold: the child's and the parent's passages (the parent's p
 who the grandparent is, where and when the parent was born or died). The pairs are read with a
 regex on the raw text, not with falkmem's extractor, so the questions do not favour what the
 extractor finds. Then ``python -m benchmarks run --dataset jsonl --file 2wiki-family.jsonl
---sweep real`` (benchmarks/RESULTS.md, "Family").
+--sweep real`` (benchmarks/RESULTS.md, "Multi-hop: the checks built from 2Wiki";
+docs/decisions/0006-typed-edges-and-reach-weight.md).
 """
 
 from __future__ import annotations
