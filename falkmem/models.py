@@ -210,7 +210,7 @@ class Explain(BaseModel):
     ``fused`` scores include them. Candidates no leaning touched are absent."""
     called: dict[str, str] = Field(default_factory=dict)
     """Speakers the question names by what the other speaker calls them, with that name
-    (``{"Emi": "kate"}`` when the friend writes "Hey Kate!": ``ranking/addressed.py``): the
+    (``{"Dagny": "bex"}`` when the friend writes "Hey Bex!": ``ranking/addressed.py``): the
     speaker leaning counts their turns as named."""
 
 

@@ -207,18 +207,18 @@ class Settings(BaseSettings):
     """Score fusion: what a link adds, times how far its seed's score stands above the field (the
     score of the fused 10th), times the link's share."""
     speaker_weight: float = Field(default=0.2, ge=0, le=1)
-    """Leaning: added to the turns of a speaker the question names ("What does Paola play?")."""
+    """Leaning: added to the turns of a speaker the question names ("What does Tamsin play?")."""
     role_weight: float = Field(default=0.1, ge=0, le=1)
     """Leaning: added to the ``user``'s turns for a question in the first person only, to the
     ``assistant``'s for one in the second person only (routing/who.py)."""
     asks_penalty: float = Field(default=0.2, ge=0, le=1)
-    """Leaning: taken from a memory that only asks ("What kind of animals do you like?")."""
+    """Leaning: taken from a memory that only asks ("What kind of boats do you like?")."""
     brief_penalty: float = Field(default=0.1, ge=0, le=1)
     """Leaning: taken from a memory that says next to nothing besides its speaker's name ("Yeah",
     "Oh nice": at most one word that is not a stopword; half of it with two)."""
     impersonal_penalty: float = Field(default=0.05, ge=0, le=1)
     """Leaning: taken from a turn of a chat between people that says nothing of its speaker (no
-    "I", "my", "we"...: "That sounds incredible Kevin!"); a user's and an assistant's turns, and
+    "I", "my", "we"...: "That sounds amazing Zarek!"); a user's and an assistant's turns, and
     memories of a kind other than ``episode`` (facts, notes, documents), are left alone."""
     time_weight: float = Field(default=0.1, ge=0, le=1)
     """Leaning: added to memories in the window of a relative time the question names ("last

@@ -112,7 +112,7 @@ def score_entry(e: Entry, query: Query, weights: Weights, bridges: frozenset[str
     chosen sentences that make a sentence naming them evidence for the chain."""
     a = e.analysis
     # A memory whose title names a bridge is about the next hop: its first sentence is evidence
-    # for the chain though it says "it" ("Lake District: It is located within Cumbria").
+    # for the chain though it says "it" ("Thornvale: It is located within Elmshire").
     titled = 0.0
     if a.title is not None:
         titled = 1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
