@@ -267,7 +267,7 @@ _LIST_ITEMS = 12
 
 def _list_items(texts: Sequence[str], start: int) -> tuple[int, ...]:
     """What a sentence ending in a colon announces: the next sentence, or the whole numbered
-    list (up to 12 items) when its lines are short items ("1. Radik", "2. Irradon", ...). Such a
+    list (up to 12 items) when its lines are short items ("1. Starhollow", "2. Quillby", ...). Such a
     list is taken whole with its header or not at all: the header with only its first items
     would say those were the ones offered, an item without it says nothing."""
     end = start

@@ -121,8 +121,8 @@ class KnownEntities:
         # what ``find`` tries at a text position holding that token. ``discard`` leaves a
         # length there (find then looks one n-gram up for nothing), so no count is kept.
         self._sizes: dict[str, tuple[int, ...]] = {}
-        # The same for ``find(fold=True)``: keys with their accents taken off ("akinoshu kenji"
-        # for "akinoshū kenji") -> the keys, and the lengths by first folded token.
+        # The same for ``find(fold=True)``: keys with their accents taken off ("leonie varady"
+        # for "léonie várady") -> the keys, and the lengths by first folded token.
         self._folded: dict[str, str] = {}
         self._folded_sizes: dict[str, tuple[int, ...]] = {}
         for key, name in entities:
