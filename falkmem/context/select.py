@@ -315,8 +315,8 @@ def select(
     gain, so the next hop is chosen though it shares no word with the question. Not within one
     conversation: a name that a chat turn (a memory with a speaker) shares with a turn of its
     own session is the conversation's topic, and the turns naming it again elaborate it (an
-    assistant's list of "Indian" wedding jewellery after the user's "jewelry in Indian
-    weddings"); across sessions it is the same thing met again (the trip booked in one session,
+    assistant's list of "Alpine" mountain huts after the user's "huts in the Alpine
+    valleys"); across sessions it is the same thing met again (the trip booked in one session,
     its delay in another). Turns without a session count as one conversation.
     """
     state = _State(entries, by_time, show_dates, full, legend, meter=meter, tz=tz)
