@@ -188,7 +188,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
         while run and run[-1].group().casefold() in CONNECTORS:
             run = run[:-1]
         if run and all(is_contraction(w.group()) for w in run):
-            continue  # "I’m", "Theres", "Youll" alone are no name; in a title they stay ("I Didn't Do It")
+            continue  # "I’m", "Theres", "Youll" alone are no name; in a title they stay ("I Won't Go Quietly")
         if (
             len(run) == 1
             and not run[0].group().isupper()
