@@ -233,7 +233,7 @@ class Explain(BaseModel):
     """Each channel's fusion weight in this search (its setting times its reliability)."""
     called: dict[str, str] = Field(default_factory=dict)
     """Speakers the question names by what the other speaker calls them, with that name
-    (``{"Emi": "kate"}`` when the friend writes "Hey Kate!": ``ranking/addressed.py``): the
+    (``{"Dagny": "bex"}`` when the friend writes "Hey Bex!": ``ranking/addressed.py``): the
     speaker leaning counts their turns as named."""
 
 

@@ -45,8 +45,8 @@ class ContextItem:
         via: the bridge entities the graph channel reached it through: a sentence naming one
             is evidence for the chain.
         called: the name the question calls its speaker by, when that is not the speaker's
-            label ("Kate" for the speaker "Emi", whom the other speaker calls Kate): rendered
-            ``Emi (Kate): ``, so the reader knows who the question asks about.
+            label ("Bex" for the speaker "Dagny", whom the other speaker calls Bex): rendered
+            ``Dagny (Bex): ``, so the reader knows who the question asks about.
     """
 
     id: str

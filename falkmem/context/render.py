@@ -4,7 +4,7 @@ of full provenance only when asked.
 The format (docs/context.md)::
 
     [1] 20 May 2023 user: I booked TP 1234 to Lisbon. … assistant: Your code is QX7RTP.
-    [2] Victoria Falls: Victoria Falls is a waterfall in southern Africa.
+    [2] Brannock Falls: Brannock Falls is a waterfall in northern Wales.
     Connections: Atlas team -built-> Project Helios; Priya Chandran -leads-> Atlas team
     Sources:
     [1] s1:0, s1:1 · s1 · 2023-05-20 09:00

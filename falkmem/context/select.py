@@ -113,7 +113,7 @@ def score_entry(e: Entry, query: Query, weights: PackingConfig, bridges: frozens
     chosen sentences that make a sentence naming them evidence for the chain."""
     a = e.analysis
     # A memory whose title names a bridge is about the next hop: its first sentence is evidence
-    # for the chain though it says "it" ("Lake District: It is located within Cumbria").
+    # for the chain though it says "it" ("Thornvale: It is located within Elmshire").
     titled = 0.0
     if a.title is not None:
         titled = 1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
@@ -268,7 +268,7 @@ _LIST_ITEMS = 12
 
 def _list_items(texts: Sequence[str], start: int) -> tuple[int, ...]:
     """What a sentence ending in a colon announces: the next sentence, or the whole numbered
-    list (up to 12 items) when its lines are short items ("1. Radik", "2. Irradon", ...). Such a
+    list (up to 12 items) when its lines are short items ("1. Starhollow", "2. Quillby", ...). Such a
     list is taken whole with its header or not at all: the header with only its first items
     would say those were the ones offered, an item without it says nothing."""
     end = start
@@ -316,8 +316,8 @@ def select(
     gain, so the next hop is chosen though it shares no word with the question. Not within one
     conversation: a name that a chat turn (a memory with a speaker) shares with a turn of its
     own session is the conversation's topic, and the turns naming it again elaborate it (an
-    assistant's list of "Indian" wedding jewellery after the user's "jewelry in Indian
-    weddings"); across sessions it is the same thing met again (the trip booked in one session,
+    assistant's list of "Alpine" mountain huts after the user's "huts in the Alpine
+    valleys"); across sessions it is the same thing met again (the trip booked in one session,
     its delay in another). Turns without a session count as one conversation.
     """
     state = _State(entries, by_time, show_dates, full, legend, meter=meter, tz=tz)

@@ -210,20 +210,20 @@ not a word's. Opening with the character class, not a look-behind, makes it a C-
 
 
 _DEMONYM = ("ians", "ans", "ian", "ese", "an", "i")
-"""Endings of a people's adjective (Ugandan, Canadians, Chinese, Israeli), longest first."""
+"""Endings of a people's adjective (Kenyan, Canadians, Chinese, Israeli), longest first."""
 
 
 @functools.lru_cache(maxsize=65536)
 def name_key(name: str) -> str:
     """A lower-case name with a demonym's ending and then a final vowel folded, so that a
-    country and its people's adjective share one key: "uganda" and "ugandan" are "ugand",
+    country and its people's adjective share one key: "kenya" and "kenyan" are "keny",
     "china" and "chinese" "chin", "italy" and "italian" "ital", "israel" and "israeli"
     "israel". What is left keeps at least four letters ("brian", "roman" stay whole). Names
     that differ only there share a key too ("maria", "mario"): the packer only asks whether two
     sentences may name the same thing.
 
-    >>> [name_key(n) for n in ("uganda", "ugandan", "chinese", "kiiza", "brian")]
-    ['ugand', 'ugand', 'chin', 'kiiz', 'brian']
+    >>> [name_key(n) for n in ("kenya", "kenyan", "chinese", "vardo", "brian")]
+    ['keny', 'keny', 'chin', 'vard', 'brian']
     """
     for end in _DEMONYM:
         if name.endswith(end) and len(name) - len(end) >= 4:
@@ -241,7 +241,7 @@ def names_in(text: str) -> list[str]:
 
 def _cut(body: str) -> list[str]:
     """The sentences of a text: cut at line breaks, and after a sentence end unless the word
-    there is an abbreviation or an initial (``G. Stanley Hall``, ``U.S. Route``)."""
+    there is an abbreviation or an initial (``J. Arthur Penrow``, ``U.S. Route``)."""
     out: list[str] = []
     start = 0
     for m in _END.finditer(body):
@@ -316,9 +316,9 @@ def analyse(text: str) -> Analysis:
         Its analysis.
 
     Example:
-        >>> a = analyse("Victoria Falls\\nVictoria Falls is a waterfall. It is in Zambia.")
+        >>> a = analyse("Brannock Falls\\nBrannock Falls is a waterfall. It is in Wales.")
         >>> a.title, a.texts, a.sentence(1).leans_back
-        ('Victoria Falls', ('Victoria Falls is a waterfall.', 'It is in Zambia.'), True)
+        ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'), True)
     """
     body = text.strip()
     first, _, rest = body.partition("\n")

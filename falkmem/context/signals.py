@@ -15,7 +15,7 @@ No model runs here. A sentence earns its place by
   sentence holds a date, a number, a time of day or a name;
 * **the day asked about**: the question names a day or a week ("last Saturday") and the
   sentence's relative time words, read against when it was said, name a day in it ("... from
-  my aunt today", said that Saturday): see ``pack(window=...)``;
+  my cousin today", said that Saturday): see ``pack(window=...)``;
 * **its memory's rank** in the search (a prior, by rank only: the ranking's scale may change;
   an assistant's turns count half: they restate the user's words) and its **position** (a
   memory's first sentence usually says what it is about).
@@ -129,11 +129,11 @@ def asks_for(query_text: str) -> frozenset[str]:
     to it by "and" / "or"): the "where" of "the city where ..." and the "when" of "... when he
     died" are relative clauses, not what is asked.
 
-    >>> sorted(asks_for("When does monsoon season happen in the city where the lab is located?"))
+    >>> sorted(asks_for("When does the night ferry leave from the town where the museum is located?"))
     ['date']
     >>> sorted(asks_for("When and where did we meet?"))
     ['date', 'name']
-    >>> sorted(asks_for("What is the population of the state where Dodge City is located?"))
+    >>> sorted(asks_for("What is the population of the county where Glimmerton Mill stands?"))
     ['number']
     """
     found = sorted((m.start(), m.end(), want) for pattern, want in _WANTS for m in pattern.finditer(query_text))

@@ -7,7 +7,7 @@ memories *about* it.
 
 - A title line (a short first line before the text) is the head.
 - Otherwise the first sentence is, except for an ``episode`` (a conversation turn, an
-  observation): "Thanks! I also started reading The Nightingale." is not about what it names
+  observation): "Thanks! I also started reading The Glass Orchard." is not about what it names
   first. Measured on LongMemEval's chat histories (48 questions, turns stored as episodes):
   first-sentence heads of turns took the default from vector + keyword search's 70.8 / 85.4
   R@5 / R@10 to 69.8 / 83.3, and with the query's named entities followed to 57.3 R@5; without
@@ -34,7 +34,7 @@ TITLE_MAX_CHARS = 100
 TITLE_MAX_WORDS = 12
 """A first line of more words than this is not a title."""
 
-# A title may end with an abbreviation ("Martin Luther King Jr.", "The Man from U.N.C.L.E.").
+# A title may end with an abbreviation ("Martin Luther King Jr.", "Life at N.A.S.A.").
 _NON_SPACE = re.compile(r"\S")
 _ABBREVIATION_END = re.compile(r"(?:^|\s)(?:[A-Z][a-z]{0,3}|(?:[A-Za-z]\.)+[A-Za-z]?)\.$")
 
@@ -44,7 +44,7 @@ def title_line(text: str) -> str | None:
 
     A first line is a title when it is at most ``TITLE_MAX_CHARS`` characters and
     ``TITLE_MAX_WORDS`` words and does not end like a sentence or an opener (``!?:;,``, or a
-    ``.`` that is not an abbreviation's). "Kansas City, Missouri\\nKansas City is..." has one;
+    ``.`` that is not an abbreviation's). "Glimmerton, Ohio\\nGlimmerton is..." has one;
     "Thanks!\\nI also started..." and "Here are some ideas:\\n1. ..." do not.
     """
     nl = text.find("\n", 0, TITLE_MAX_CHARS + 1)

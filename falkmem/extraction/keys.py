@@ -25,9 +25,9 @@ _FAST_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 def key_tokens(text: str) -> list[str]:
     """Split text into canonical tokens, keeping every token (no article is dropped).
 
-    Rules, applied in order: NFKC, casefold, a possessive ``'s`` dropped (``Izgoy's`` →
-    ``izgoy``, as ``Jones'`` → ``jones``: a question says "Izgoy's performer" of the album
-    "Izgoy"), other apostrophes removed (``O'Brien`` → ``obrien``),
+    Rules, applied in order: NFKC, casefold, a possessive ``'s`` dropped (``Larkspur's`` →
+    ``larkspur``, as ``Jones'`` → ``jones``: a question says "Larkspur's performer" of the album
+    "Larkspur"), other apostrophes removed (``O'Brien`` → ``obrien``),
     a comma between digits removed (``1,200`` → ``1200``), a dot between digits kept
     (``12.50``), every other character that is not a letter, digit or combining mark is a
     separator (hyphens, dots, ``@``, ``#``, underscores...).

@@ -121,8 +121,8 @@ class KnownEntities:
         # what ``find`` tries at a text position holding that token. ``discard`` leaves a
         # length there (find then looks one n-gram up for nothing), so no count is kept.
         self._sizes: dict[str, tuple[int, ...]] = {}
-        # The same for ``find(fold=True)``: keys with their accents taken off ("akinoshu kenji"
-        # for "akinoshū kenji") -> the keys, and the lengths by first folded token.
+        # The same for ``find(fold=True)``: keys with their accents taken off ("leonie varady"
+        # for "léonie várady") -> the keys, and the lengths by first folded token.
         self._folded: dict[str, str] = {}
         self._folded_sizes: dict[str, tuple[int, ...]] = {}
         for key, name in entities:
@@ -187,12 +187,12 @@ class KnownEntities:
         ``key_tokens``); the longest match at a position wins and matches never overlap.
         A single-token match on a very common word ("it", "us") is ignored, and one on a
         common English word ("green", "seven") counts only where the text capitalises it: an
-        entity named "Green" (an album) is not every passage about the colour.
+        entity named "Orange" (an album) is not every passage about the fruit.
 
         Args:
             text: any text.
             fold: also match where the text leaves accents off that the key has, or the other
-                way round ("Akinoshu Kenji" finds the key "akinoshū kenji"; an exact match comes
+                way round ("Leonie Varady" finds the key "léonie várady"; an exact match comes
                 first). For questions, which people type without diacritics; the extractor
                 links what the text spells.
 
@@ -228,10 +228,10 @@ class KnownEntities:
                     continue  # a bare number ("3") is a list item or an amount, not a name
                 if (_plain(cand) and not _named(text, starts[i : i + size], words[i : i + size])
                         and not _quoted(text, starts[i], ends[i + size - 1])):  # fmt: skip
-                    # "green" is not the album "Green", "Remember ..." opening a sentence is not
-                    # the heading "A Day to Remember", "i think" is not a quoted "I think":
+                    # "orange" is not the album "Orange", "Listen ..." opening a sentence is not
+                    # the heading "A Week to Listen", "i think" is not a quoted "I think":
                     # words that are all common English count as a name only where the text
-                    # capitalises them inside a sentence, or quotes them ("country Man")
+                    # capitalises them inside a sentence, or quotes them ("kitchen Door")
                     continue
                 out.append(KnownMatch(cand, name, i, i + size, starts[i], ends[i + size - 1]))
                 free = i + size
@@ -248,13 +248,13 @@ def _note_size(sizes: dict[str, tuple[int, ...]], first: str, n: int) -> None:
 
 @lru_cache(maxsize=65_536)
 def fold_accents(text: str) -> str:
-    """``text`` without its combining marks (NFKD, marks dropped, NFC): ``"akinoshū"`` →
-    ``"akinoshu"``, ``"beyoncé"`` → ``"beyonce"``; letters that do not decompose (``ø``, ``ł``)
+    """``text`` without its combining marks (NFKD, marks dropped, NFC): ``"várady"`` →
+    ``"varady"``, ``"beyoncé"`` → ``"beyonce"``; letters that do not decompose (``ø``, ``ł``)
     stay.
 
     Example:
-        >>> fold_accents("tekezé river")
-        'tekeze river'
+        >>> fold_accents("lac de vérelle")
+        'lac de verelle'
     """
     if text.isascii():
         return text
@@ -288,7 +288,7 @@ _MARKUP = " \t\r*_#>\"'`([{\u201c\u2018-\u2022"
 def _named(text: str, starts: list[int], tokens: list[str]) -> bool:
     """Whether words that are all common English read as a name where they stand: each
     capitalised (function words such as "of" aside, not the first), and not opening a sentence
-    unless two or more of them are capitalised ("A League of Their Own", "New York": a
+    unless two or more of them are capitalised ("A House of Their Own", "New York": a
     title-case phrase; "Remember", "I think" and "How to" opening a sentence are not names)."""
     content = 0
     for n, (at, token) in enumerate(zip(starts, tokens, strict=True)):

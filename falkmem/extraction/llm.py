@@ -35,10 +35,10 @@ Rules:
 - Extract only facts stated by the user; never an assistant's suggestions, questions or plans.
 - The subject acts: "Helios was built by the Atlas team" is
   {{"subject": "Atlas team", "relation": "built", "object": "Project Helios"}}.
-- Whoever made a work created it: "Kamakalawa is a 1981 film directed by Eddie Romero" is
-  {{"subject": "Eddie Romero", "relation": "created", "object": "Kamakalawa"}}.
-- Kin and spouses are family: "Louis the Pious was the son of Charlemagne" is
-  {{"subject": "Louis the Pious", "relation": "family", "object": "Charlemagne"}}.
+- Whoever made a work created it: "The Salt Orchard is a 1987 film directed by Mirela Dastani" is
+  {{"subject": "Mirela Dastani", "relation": "created", "object": "The Salt Orchard"}}.
+- Kin and spouses are family: "Ysolde the Fair was the daughter of Halvard Thornvale" is
+  {{"subject": "Ysolde the Fair", "relation": "family", "object": "Halvard Thornvale"}}.
 - A job title is an entity of type role: "Marcus is the VP of Engineering" is
   {{"subject": "Marcus", "relation": "holds_role", "object": "VP of Engineering"}}.
 - Keep identifiers (codes, flight numbers, order ids, emails, dates, amounts) verbatim.

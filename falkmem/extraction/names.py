@@ -123,10 +123,10 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
     first_word = words[0] if words else None
     capitalised = [_capitalised(t) for t in texts]
     n = len(words)
-    # An initial opens the name after it ("P. G. Wodehouse", "George H. W. Bush", "A. R. Rahman"):
+    # An initial opens the name after it ("T. S. Brannock", "George H. W. Bush", "A. R. Dastani"):
     # a capital letter, a full stop, a space, then another initial or a capitalised word that
     # opens no sentence ("He got a B. Then ...") and is no common word ending the name there
-    # ("... until the end of World War I. Born in Starnberg"); "I", "V", "X" after a
+    # ("... until the end of World War I. Raised in Glimmerton"); "I", "V", "X" after a
     # capitalised word are numerals ("Henry V. He ...", "Malcolm X.").
 
     def spaced(a: int) -> bool:  # the next word follows on the same line, after spaces only
@@ -188,7 +188,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
         while run and run[-1].group().casefold() in CONNECTORS:
             run = run[:-1]
         if run and all(is_contraction(w.group()) for w in run):
-            continue  # "I’m", "Theres", "Youll" alone are no name; in a title they stay ("I Didn't Do It")
+            continue  # "I’m", "Theres", "Youll" alone are no name; in a title they stay ("I Won't Go Quietly")
         if (
             len(run) == 1
             and not run[0].group().isupper()
@@ -202,7 +202,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
 
 
 def _initial(word: str) -> bool:
-    """A single capital letter: with the full stop after it, an initial ("P." of "P. G. Wodehouse")."""
+    """A single capital letter: with the full stop after it, an initial ("T." of "T. S. Brannock")."""
     return len(word) == 1 and word.isupper()
 
 
@@ -218,7 +218,7 @@ def _starter(word: str) -> bool:
 
 def _make_name(sentence: str, words: list[_Word], run: list[_Word], after: int) -> Iterator[Span]:
     start, end = run[0].start(), run[-1].end()
-    # an initial keeps its full stop ("P. G. Wodehouse"; the key drops it: "p g wodehouse")
+    # an initial keeps its full stop ("T. S. Brannock"; the key drops it: "t s brannock")
     parts = [w.group() + "." if k < len(run) - 1 and _initial(w.group()) and sentence[w.end()] == "." else w.group()
              for k, w in enumerate(run)]  # fmt: skip
     parts[-1] = _POSSESSIVE.sub("", parts[-1]) or parts[-1]

@@ -30,8 +30,8 @@ _IS_A = re.compile(
     r"(?:is|was|are|were)\s+(?:(?:also|originally)\s+)?(?:an?|the|one of the)\s+",
     re.IGNORECASE,
 )
-"""What follows the subject of a sentence that says what it is ("Aschenbrödel ("Cinderella") is a",
-"The King on Main Street, also known as The King, is a")."""
+"""What follows the subject of a sentence that says what it is ("Glasbrücke ("The Glass Bridge") is a",
+"The Mayor of Elm Row, also known as The Mayor, is a")."""
 _QUOTES_BEFORE = " \t\"'\u201c\u2018"
 """What may stand before the name that opens a sentence (white space, opening quotes)."""
 _WORK = re.compile(rf"\b(?:{WORKS})\b", re.IGNORECASE)
@@ -41,10 +41,10 @@ _DESCRIPTOR = re.compile(
     r"\s*(?:(?!(?:and|or|but|with|starring|starred|featuring|from|in|on|at|for|to|as|who|which|that|is|was"
     r"|were|are|of|also|while|whose|after|before|under)\b)[a-z][\w'’-]*\s+){0,3}"
 )
-"""Lower-case words between "by" and the maker's name ("by guitarist Stone Gossard"), or between
-the words of a description ("by the American rock band Pearl Jam")."""
+"""Lower-case words between "by" and the maker's name ("by guitarist Tamsin Wexley"), or between
+the words of a description ("by the Welsh folk band Larkspur")."""
 _MODIFIERS = re.compile(r"(?:[^\s,;:]+\s+){0,8}")
-"""The words of a description before its head noun ("2009 Swedish drama thriller"): no comma."""
+"""The words of a description before its head noun ("1994 Danish crime comedy"): no comma."""
 _ADJECTIVE = re.compile(r"[ \t]+[a-z]")
 """After a one-word name, a lower-case word: the name was an adjective ("American singer")."""
 _MAKER_TYPES: frozenset[str] = frozenset({"person", "organization", "team", "other"})
@@ -120,7 +120,7 @@ class RuleExtractor:
         Args:
             text: the memory text.
             known: the tenant's known entities, found again in the text in any case.
-            speaker: who said it. A named speaker ("Caroline") becomes an entity of the memory
+            speaker: who said it. A named speaker ("Tamsin") becomes an entity of the memory
                 (questions ask about people); a role ("user", "assistant") does not.
 
         Returns:
@@ -238,16 +238,16 @@ _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)$")
 
 def title_entity(title: str) -> EntityMention | None:
     """The entity a titled memory is about: its whole title, a trailing parenthesis dropped
-    ("How I Met Your Mother"; "True Grit" for "True Grit (1969 film)"), when the title reads as
+    ("How I Lost My Umbrella"; "Iron Meadow" for "Iron Meadow (1971 film)"), when the title reads as
     a name (it opens with a capital letter or a digit and holds a letter); else None.
 
-    The names found inside a title are not always the title: "How I Met Your Mother" gives
-    "Met Your Mother", "Shrek 2" gives "Shrek", "My Fair Lady" gives "Fair Lady". A question
+    The names found inside a title are not always the title: "How I Lost My Umbrella" gives
+    "Lost My Umbrella", "Glimmerton 2" gives "Glimmerton", "My Quiet Harbour" gives "Quiet Harbour". A question
     names the whole title, and the graph follows a named entity to the memories about it.
 
     Example:
-        >>> title_entity("True Grit (1969 film)").key
-        'true grit'
+        >>> title_entity("Iron Meadow (1971 film)").key
+        'iron meadow'
         >>> title_entity("meeting notes") is None
         True
     """
@@ -319,10 +319,10 @@ def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[
 
 def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     """The whole title where a sentence of a titled memory opens with it ("Night Train to Dover is
-    a 1952 film directed by ...", "The Allegory of ... is a painting by ..."): the subject of what
+    a 1952 film directed by ...", "The Parable of ... is a painting by ..."): the subject of what
     the sentence says, where the capitalised runs would only give "Night Train" and "Dover". Not
     on the title line itself: the memory is about its whole title anyway (``whole_title``), and
-    the names inside the title stay what it is about too ("Lorenzo Costa" of "Lorenzo Costa the
+    the names inside the title stay what it is about too ("Anselm Brandt" of "Anselm Brandt the
     Younger", the bridge from a passage that names him so)."""
     start = len(sentence) - len(sentence.lstrip(_QUOTES_BEFORE))
     if sentence[start : start + 4] == "The " and not topic.name.startswith("The "):
@@ -331,7 +331,7 @@ def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     if sentence[start:end].casefold() != topic.name.casefold() or sentence[end : end + 1].isalnum():
         return None
     rest = sentence[end:].strip(" \t\"'\u201d\u2019")
-    if not rest or _DISAMBIGUATOR.fullmatch(rest):  # the title line: "Return of the Hero (film)"
+    if not rest or _DISAMBIGUATOR.fullmatch(rest):  # the title line: "Night Train to Dover (film)"
         return None
     return Span(start, end, topic.name, topic.key, "other", RANK_NAME)
 
@@ -344,8 +344,8 @@ def _opening(sentence: str, spans: list[Span]) -> Span | None:
 def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
     """``created(maker, work)`` when the sentence opens with a work and says who made it: "X is
     a (1974) song / film / ballet ... (written / directed / performed ...) by [the ...] Y". The
-    maker is the last name of the run right after "by" ("by the American rock band Pearl Jam"
-    is Pearl Jam, not American); "and", a comma or any other word but a lower-case description
+    maker is the last name of the run right after "by" ("by the Welsh folk band Larkspur"
+    is Larkspur, not Welsh); "and", a comma or any other word but a lower-case description
     ends the run."""
     work = _opening(sentence, spans)
     if work is None or work.type not in _MAKER_TYPES:

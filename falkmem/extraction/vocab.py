@@ -148,9 +148,9 @@ PREDICATES: tuple[tuple[str, Relation], ...] = (
     ),
 )
 
-# A work and who made it, as encyclopedic text says it: '"Brother" is a song by the American rock
-# band Pearl Jam', "Kamakalawa is a 1981 Filipino fantasy film written, produced and directed by
-# Eddie Romero": the sentence's subject is a WORK and the name after "by" made it, ``created``
+# A work and who made it, as encyclopedic text says it: '"Lanterns" is a song by the Welsh folk
+# band The Quillby Four', "The Salt Orchard is a 1987 Greek drama film written, produced and
+# directed by Mirela Dastani": the sentence's subject is a WORK and the name after "by" made it, ``created``
 # (``rules.RuleExtractor``). The nouns of works, and the participles that name their makers
 # (not "released by" or "published by": a label or a publisher did not make the work).
 WORKS = (

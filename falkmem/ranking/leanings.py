@@ -6,15 +6,15 @@ similarity: ~0.1 is a clear step between two memories); none removes a memory. M
 conversation dev sets (REALTALK, LongMemEval), each alone and with the others left out
 (``benchmarks/RESULTS.md``):
 
-- **speaker**: the question names a speaker of the chat ("What sports does Paola play?"): her
+- **speaker**: the question names a speaker of the chat ("What sports does Tamsin play?"): her
   own turns hold 93-96 % of the evidence of such REALTALK questions; the other speaker's turns
   in the default's top 10 of the questions that name one speaker were evidence 1.1 % of the
   time (10 of 883), hers 11.8 % (measured with the weight at 0.06). A question may name her by
-  what the other speaker calls her ("Kate" for the speaker "Emi": ``addressed.py``);
+  what the other speaker calls her ("Bex" for the speaker "Dagny": ``addressed.py``);
 - **role**: the question speaks of the asker only ("my", "I") or of the one addressed only
   ("you said"): the ``user``'s or the ``assistant``'s turns (LongMemEval's evidence is in the
   user's turns);
-- **asks**: a memory that only asks ("What kind of animals do you like?") states nothing: in
+- **asks**: a memory that only asks ("What kind of boats do you like?") states nothing: in
   REALTALK's fused top 10 such turns were evidence 0.9 % of the time, other turns 10.8 %;
 - **brief**: a memory that says next to nothing ("Yeah", "Oh nice", "thats cool": one word
   besides stopwords and its speaker's name, or two): in REALTALK's fused top 10, turns with at
@@ -22,10 +22,10 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
   11.0 % (the keyword channel ranks a speaker's shortest turns first when the question's only
   word the chat holds is that speaker's name);
 - **impersonal**: in a chat between people, a turn that says nothing of its speaker (no "I",
-  "my", "we", "our": "That sounds incredible Kevin!", "Wow skiing looks like so much fun"):
+  "my", "we", "our": "That sounds amazing Zarek!", "Wow kayaking looks like so much fun"):
   among the first three of REALTALK's fused ranking such turns were evidence 6.0 % of the time,
   turns in the first person 27.7 %; a user's and an assistant's turns are left alone (a user
-  states facts without "I": "Fissionator is a really cool one"), and so are facts, notes and
+  states facts without "I": "Starhollow is a really fun one"), and so are facts, notes and
   documents (only ``episode`` memories are turns);
 - **time**: the memory's time falls in the window the question names ("on 23.01.2024", "last
   Saturday"; from a day before to two days after it: people tell of a day afterwards, and time
@@ -80,15 +80,15 @@ class QuestionLeanings:
 
     Attributes:
         speakers: canonical keys of the people it names (a candidate whose speaker is one counts).
-        said: the question's canonical tokens, each with a space before and after (``" do fahim
-            and akib both like to cook "``): a candidate whose speaker's name or first name
+        said: the question's canonical tokens, each with a space before and after (``" do halvard
+            and zarek both like to sail "``): a candidate whose speaker's name or first name
             (:func:`speaker_keys`) is among them counts too, though no stored entity has that
-            key (the speaker "Fahim Khan", the question "Fahim"). Role words ("user", "me",
+            key (the speaker "Halvard Brannock", the question "Halvard"). Role words ("user", "me",
             "assistant": the speakers ``lean``'s ``roles`` maps) are left to the role leaning.
         names: the canonical tokens of its capitalised words: a speaker's name or first name
             of five letters or more counts when one of them is spelled alike (the same first
-            letter and the same consonants in order, or a similarity ratio of 0.85: "Muhammad"
-            and "Faheem" for the speakers "Muhhamed" and "Fahim Khan").
+            letter and the same consonants in order, or a similarity ratio of 0.85: "Yousra"
+            and "Halvord" for the speakers "Yusra" and "Halvard Brannock").
         role: ``user`` or ``assistant`` when it speaks of the asker or the one addressed only.
         window: (start, end) in epoch seconds of the time it names, with the slack applied.
         explicit: the window's date is written out (else relative: "last week").
@@ -106,10 +106,10 @@ class QuestionLeanings:
 
 def asks_only(text: str) -> bool:
     """Whether a memory only asks: it ends with a question and every sentence is a question or a
-    short interjection ("Hey Kevin! How was the game?"); a leading ``Name:`` is ignored.
+    short interjection ("Hey Zarek! How was the match?"); a leading ``Name:`` is ignored.
 
     Example:
-        >>> asks_only("Paola: What kind of animals do you like?")
+        >>> asks_only("Tamsin: What kind of boats do you like?")
         True
         >>> asks_only("I adopted a cat last week. Do you have pets?")
         False
@@ -145,9 +145,9 @@ def brevity(text: str) -> float:
     stopword) after a leading ``Name:``, 0.5 with two, else 0.0.
 
     Example:
-        >>> brevity("Fahim Khan: yeah"), brevity("Elise: Oh nice"), brevity("Kevin: Yoga!")
+        >>> brevity("Halvard Brannock: yeah"), brevity("Dagny: Oh nice"), brevity("Zarek: Yoga!")
         (1.0, 0.5, 1.0)
-        >>> brevity("Paola: I've been practicing yoga for a while now")
+        >>> brevity("Tamsin: I've been learning to sail since the spring")
         0.0
     """
     if len(text) > _BRIEF_CHARS:  # far more characters than two words and their stopwords take
@@ -162,9 +162,9 @@ def speaks_of_self(text: str) -> bool:
     "we", "our", "let's"; ``routing/who.py::in_first_person``) after a leading ``Name:``.
 
     Example:
-        >>> speaks_of_self("Kevin: I've been playing football for years")
+        >>> speaks_of_self("Zarek: I've been playing chess for years")
         True
-        >>> speaks_of_self("Elise: That sounds incredible Kevin!")
+        >>> speaks_of_self("Dagny: That sounds amazing Zarek!")
         False
     """
     return in_first_person(_SPEAKER_PREFIX.sub("", text, count=1))
@@ -195,8 +195,8 @@ def called_speakers(
     ``{speaker as stored: the name's token}``, read from the first ``_CALLED_TURNS``
     candidates, for the question's names that neither of a two-person chat's speakers has.
 
-    Example: the question "What are Kate's hobbies?" over turns where Elise writes "Hey Kate!"
-    and "Thanks for the advice Kate." to the speaker "Emi" gives ``{"Emi": "kate"}``."""
+    Example: the question "What are Bex's hobbies?" over turns where Tamsin writes "Hey Bex!"
+    and "Thanks for the tip Bex." to the speaker "Dagny" gives ``{"Dagny": "bex"}``."""
     names = [n for n in question.names if len(n) >= 3 and n not in STOPWORDS]
     if not names:
         return {}
@@ -219,8 +219,8 @@ def called_speakers(
 
 def _spelled_alike(a: str, b: str) -> bool:
     """Two names of five letters or more with the same first letter and the same consonants in
-    order (vowels and doubled letters aside: "Muhammad", "Mohammed", "Muhhamed"; "Faheem",
-    "Fahim"), or nearly the same letters (a similarity ratio of 0.85: "Nicholas", "Nicolas")."""
+    order (vowels and doubled letters aside: "Yusra", "Yousra", "Yusraa"; "Halvard",
+    "Halvord"), or nearly the same letters (a similarity ratio of 0.85: "Zarek", "Zareck")."""
     if len(a) < _FUZZY_MIN or len(b) < _FUZZY_MIN or a[0] != b[0] or a == b:
         return a == b
     return _skeleton(a) == _skeleton(b) or SequenceMatcher(None, a, b).ratio() >= _FUZZY_RATIO
@@ -235,8 +235,8 @@ def said_form(text: str) -> str:
     """``QuestionLeanings.said`` of a question: its canonical tokens, space before and after each.
 
     Example:
-        >>> said_form("Do Fahim and Akib both like to cook?")
-        ' do fahim and akib both like to cook '
+        >>> said_form("Do Halvard and Zarek both like to sail?")
+        ' do halvard and zarek both like to sail '
     """
     tokens = key_tokens(text)
     return f" {' '.join(tokens)} " if tokens else ""
@@ -246,15 +246,15 @@ def name_tokens(text: str) -> tuple[str, ...]:
     """``QuestionLeanings.names`` of a question: the canonical tokens of its capitalised words.
 
     Example:
-        >>> name_tokens("How do Faheem and Mohammed use technology to learn?")
-        ('how', 'faheem', 'mohammed')
+        >>> name_tokens("How do Halvord and Yousra use maps to travel?")
+        ('how', 'halvord', 'yousra')
     """
     return tuple(dict.fromkeys(t for w in _CAPITALISED.findall(text) for t in key_tokens(w)))
 
 
 def speaker_keys(speaker: Any) -> tuple[str, ...]:
     """The keys a question may name a speaker by: the whole name and its first word
-    (``"Fahim Khan"`` → ``("fahim khan", "fahim")``), in the entity keys' canonical form."""
+    (``"Halvard Brannock"`` → ``("halvard brannock", "halvard")``), in the entity keys' canonical form."""
     if not isinstance(speaker, str) or not speaker.strip():
         return ()
     return _speaker_keys(speaker)

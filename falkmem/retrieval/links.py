@@ -2,8 +2,8 @@
 the turns around them in their session and the memories that share a rare identifier with them
 (``retrieve/links``, one round trip).
 
-Chat turns carry little on their own: the answer to "When did Kevin cook with his mom?" is
-"Heres some food we made about a week ago!", the message after the one that matches the
+Chat turns carry little on their own: the answer to "When did Zarek bake with his dad?" is
+"Look at the bread we made about a week ago!", the message after the one that matches the
 question; the flight number, the confirmation code and the travel dates of one trip are three
 turns that share an identifier. The channel scores a reached memory by how strongly its seed
 stands out (the seed's score above the field's) and by the link: a turn one step away counts

@@ -148,7 +148,7 @@ def plan_query(
     elif n == 0 and (cues or asked.words):
         # A relational question that names nothing the graph can follow still goes to the graph:
         # its channel starts from the entities the first vector hits name ("Who was in charge of
-        # the country where the composer of Aschenbrodel was a citizen?" names no stored entity).
+        # the country where the composer of Glasbrücke was a citizen?" names no stored entity).
         what = f"relational cue {cues[0]!r}" if cues else f"relational word {asked.words[0]!r}"
         named = "no followable entity named" if entities else "no known entity named"
         hybrid, rule = True, f"{named}, {what}: the graph starts from the vector hits"

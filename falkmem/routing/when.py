@@ -1,6 +1,6 @@
 """Time in the question: the dates a query names, resolved against when it is asked.
 
-"What did Kevin do on 23.01.2024?", "I received a piece of jewelry last Saturday from whom?",
+"What did Zarek do on 23.01.2024?", "I was lent a book last Saturday, by whom?",
 "What did we decide in May?": the answer is in memories of that time, which often share
 nothing else with the question ("I did yoga today"). :func:`find_time` reads the first time
 expression of a query and returns the window it names (``[start, end)``, naive UTC), resolved
@@ -117,7 +117,7 @@ def find_order(text: str) -> Order | None:
     previous conversation" names a past chat, not the older of two values.)
 
     Example:
-        >>> find_order("What is my current highest score in Ticket to Ride?")
+        >>> find_order("What is my current best time in the 5k run?")
         'latest'
         >>> find_order("Where did I complete my degree?") is None
         True
@@ -170,10 +170,10 @@ def find_time(text: str, now: datetime | None = None) -> TimeRef | None:
             ``now``) resolve against it.
 
     Example:
-        >>> r = find_time("What did Kevin do on 23.01.2024?")
+        >>> r = find_time("What did Zarek do on 23.01.2024?")
         >>> (r.start.isoformat(), r.end.isoformat(), r.explicit)
         ('2024-01-23T00:00:00', '2024-01-24T00:00:00', True)
-        >>> r = find_time("I got a gift last Saturday, from whom?", datetime(2023, 3, 9, 15, 47))
+        >>> r = find_time("I was lent a book last Saturday, by whom?", datetime(2023, 3, 9, 15, 47))
         >>> (r.start.date().isoformat(), r.explicit)
         ('2023-03-04', False)
     """

@@ -1,6 +1,6 @@
 """Who a question is about, read from its words: the people it names, or the asker.
 
-"What sports does Paola play?" is answered by what Paola said: her own turns hold 93-96 % of the
+"What sports does Tamsin play?" is answered by what Tamsin said: her own turns hold 93-96 % of the
 evidence of REALTALK's questions that name one of the two speakers. "Where did I complete my
 degree?" asks about the person asking, who is the ``user`` of a user/assistant chat; "What did
 you suggest for the trip?" asks about the ``assistant``. Retrieval leans (never filters) toward
@@ -41,7 +41,7 @@ def in_first_person(text: str) -> bool:
     "let's"; "im", "ive" as chats write them): a chat turn that tells of its speaker.
 
     Example:
-        >>> in_first_person("We try to get together for football"), in_first_person("That sounds fun!")
+        >>> in_first_person("We try to get together for chess"), in_first_person("That sounds fun!")
         (True, False)
     """
     return _ANY_FIRST.search(text.replace("\u2019", "'")) is not None
@@ -52,7 +52,7 @@ def asker_role(text: str) -> Role | None:
     speaks of the one addressed only ("you said"), else None (both, or neither: "we", names).
 
     Example:
-        >>> asker_role("Where did I complete my Bachelor's degree?")
+        >>> asker_role("Where did I study for my Master's degree?")
         'user'
         >>> asker_role("Can you remind me what you suggested?") is None
         True
@@ -90,7 +90,7 @@ def asks_the_assistant(query_text: str) -> bool:
     Example:
         >>> asks_the_assistant("Can you remind me what you suggested for the trip?")
         True
-        >>> asks_the_assistant("Can you suggest some activities for the evening?")
+        >>> asks_the_assistant("Can you suggest a recipe for dinner?")
         False
     """
     return _ASKS_THE_ASSISTANT.search(query_text.replace("\u2019", "'")) is not None

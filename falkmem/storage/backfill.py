@@ -16,7 +16,7 @@ counting a question's terms in the full-text index at every search. Imports coun
 too. A count starts from none, so a step interrupted half-way is simply run again.
 
 Migration 15 makes a titled memory about its whole title (``extraction/rules.title_entity``:
-"How I Met Your Mother", not only the "Met Your Mother" found inside it), as the write path
+"How I Lost My Umbrella", not only the "Lost My Umbrella" found inside it), as the write path
 does since: the title's entity, linked in the memory's head. Chat turns (a speaker) are left
 as they are.
 """
