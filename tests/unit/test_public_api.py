@@ -44,12 +44,20 @@ def _params(sig: inspect.Signature) -> list[tuple[str, object, object]]:
     return [(p.name, p.kind, p.default) for p in sig.parameters.values() if p.name != "self"]
 
 
+def _twin_of(sync_cls: type, name: str, async_cls: type) -> None:
+    """An async method derived from the sync one runs that very method (not another's)."""
+    wrapped = getattr(getattr(async_cls, name), "__wrapped__", None)
+    assert wrapped is None or wrapped is getattr(sync_cls, name), name
+
+
 def test_tenant_and_async_tenant_have_the_same_methods_and_signatures() -> None:
     sync, asyn = _public(Tenant), _public(AsyncTenant)
     assert set(sync) == set(asyn)
     for name in sync:
         assert _params(sync[name]) == _params(asyn[name]), name
         assert inspect.iscoroutinefunction(getattr(AsyncTenant, name)), name
+        _twin_of(Tenant, name, AsyncTenant)
+        assert getattr(AsyncTenant, name).__doc__ == getattr(Tenant, name).__doc__, name
 
 
 def test_memory_and_async_memory_have_the_same_methods() -> None:
@@ -57,4 +65,9 @@ def test_memory_and_async_memory_have_the_same_methods() -> None:
     assert set(sync) == set(asyn)
     for name in sync:
         assert _params(sync[name]) == _params(asyn[name]), name
+        _twin_of(Memory, name, AsyncMemory)
+    assert inspect.iscoroutinefunction(AsyncMemory.create_tenant) and not inspect.iscoroutinefunction(
+        AsyncMemory.tenant
+    )
     assert _params(inspect.signature(Memory.__init__)) == _params(inspect.signature(AsyncMemory.__init__))
+    assert _params(inspect.signature(Memory)) == _params(inspect.signature(AsyncMemory))
