@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from . import batch
 from .config import RouterConfig
@@ -36,7 +36,7 @@ from .models import (
     SearchResult,
     StageInfo,
 )
-from .retrieval.filters import Filters, OneOrMany, build_filters
+from .retrieval.filters import FilterArgs, Filters, build_filters, check_filter_names
 from .retrieval.pipeline import Retrieval, RouteArg, retrieve
 from .settings import zone
 from .storage.cypher import query
@@ -157,19 +157,7 @@ class Tenant:
         return self.forget(id).artifacts > 0
 
     # --- evolving -------------------------------------------------------------------------
-    def forget(
-        self,
-        id: str | None = None,
-        *,
-        session: OneOrMany = None,
-        user: OneOrMany = None,
-        agent: OneOrMany = None,
-        speaker: OneOrMany = None,
-        kind: OneOrMany = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        metadata: dict[str, Any] | None = None,
-    ) -> ForgetResult:
+    def forget(self, id: str | None = None, **filters: Unpack[FilterArgs]) -> ForgetResult:
         """Erase memories for good: one id, a whole session, everything of one user, or every
         memory (any status) matching filters (the same filters as ``search``, ANDed).
 
@@ -183,17 +171,17 @@ class Tenant:
             InputError: no selector, or an id together with filters; a bad filter (named).
             TenantNotFound: the tenant does not exist.
         """
-        plain = all(v is None for v in (agent, speaker, kind, since, until, metadata)) and all(
+        check_filter_names(filters)
+        session, user = filters.get("session"), filters.get("user")
+        others = (v for k, v in filters.items() if k not in ("session", "user"))
+        plain = all(v is None for v in others) and all(
             v is None or isinstance(v, str) for v in (session, user)
         )
         if plain and sum(v is not None for v in (id, session, user)) <= 1:  # one id, session or user
             return evo.forget_memories(self._engine, self.id, id, session, user)
         if id is not None:
             raise InputError("forget", "give an id or filters, not both")
-        f = build_filters(
-            session=session, user=user, agent=agent, speaker=speaker, kind=kind, since=since, until=until,
-            metadata=metadata,
-        )  # fmt: skip
+        f = build_filters(**filters)
         if f is None:
             raise InputError("forget", "name what to forget: an id, session=... or user=... or other filters")
         return batch.forget_filtered(self._engine, self.id, f)
@@ -303,14 +291,7 @@ class Tenant:
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
-        session: OneOrMany = None,
-        user: OneOrMany = None,
-        agent: OneOrMany = None,
-        speaker: OneOrMany = None,
-        kind: OneOrMany = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        metadata: dict[str, Any] | None = None,
+        **filters: Unpack[FilterArgs],
     ) -> SearchResult:
         """The ``k`` memories most relevant to ``query_text``, best first.
 
@@ -335,26 +316,15 @@ class Tenant:
             now: when the question is asked (a datetime or ISO-8601; naive = UTC; default:
                 the clock): what relative dates in it ("last Saturday", "three weeks ago") and
                 dates without a year ("in May") are resolved against.
-            session, user, agent, speaker, kind: filters; each one value or a list (any of them).
-            since, until: ``since <= valid_at < until`` (datetimes or ISO-8601; naive = UTC).
-            metadata: ``{"key": value}`` equality on top-level metadata keys (all must hold).
-                Filters are ANDed, run inside every channel's query and compose with ``as_of``.
+            **filters: ``session``, ``user``, ``agent``, ``speaker``, ``kind``, ``since``, ``until``,
+                ``metadata``, as :class:`~falkmem.retrieval.filters.FilterArgs` describes them.
 
         Raises:
             InputError: empty query, query over the length limit, k out of range, bad route,
                 bad ``as_of``.
             TenantNotFound: the tenant does not exist (reading never creates it).
         """
-        f = build_filters(
-            session=session,
-            user=user,
-            agent=agent,
-            speaker=speaker,
-            kind=kind,
-            since=since,
-            until=until,
-            metadata=metadata,
-        )
+        f = build_filters(**filters)
         r = self._retrieve(
             query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router, as_of=as_of,
             now=now, filters=f,
@@ -372,27 +342,11 @@ class Tenant:
         max_hops: int | None = None,
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
-        session: OneOrMany = None,
-        user: OneOrMany = None,
-        agent: OneOrMany = None,
-        speaker: OneOrMany = None,
-        kind: OneOrMany = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        metadata: dict[str, Any] | None = None,
+        **filters: Unpack[FilterArgs],
     ) -> Explain:
         """Run a search and return every stage: plan, channels, fusion, rerank, timings, paths.
         ``as_of`` and the filters as in ``search``."""
-        f = build_filters(
-            session=session,
-            user=user,
-            agent=agent,
-            speaker=speaker,
-            kind=kind,
-            since=since,
-            until=until,
-            metadata=metadata,
-        )
+        f = build_filters(**filters)
         r = self._retrieve(query_text, k=k, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f,
                            trace=True)  # fmt: skip
         return Explain(
@@ -420,14 +374,7 @@ class Tenant:
         include_history: bool = False,
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
-        session: OneOrMany = None,
-        user: OneOrMany = None,
-        agent: OneOrMany = None,
-        speaker: OneOrMany = None,
-        kind: OneOrMany = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        metadata: dict[str, Any] | None = None,
+        **filters: Unpack[FilterArgs],
     ) -> ContextResult:
         """Compressed context for a prompt: the sentences of the best memories that carry the
         answer, packed into ``budget_tokens``.
@@ -457,16 +404,7 @@ class Tenant:
             raise InputError("budget_tokens", "must be a positive integer")
         # k= is checked against max_k; the number the budget derives is held to it
         n = k if k is not None else min(candidates_for(budget, eng.settings.context_candidates), eng.settings.max_k)
-        f = build_filters(
-            session=session,
-            user=user,
-            agent=agent,
-            speaker=speaker,
-            kind=kind,
-            since=since,
-            until=until,
-            metadata=metadata,
-        )
+        f = build_filters(**filters)
         r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         t = time.perf_counter()
         items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None, called=r.called)
@@ -532,14 +470,7 @@ class Tenant:
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
-        session: OneOrMany = None,
-        user: OneOrMany = None,
-        agent: OneOrMany = None,
-        speaker: OneOrMany = None,
-        kind: OneOrMany = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        metadata: dict[str, Any] | None = None,
+        **filters: Unpack[FilterArgs],
     ) -> builtins.list[SearchResult]:
         """``search`` for each query, in order, with ONE embedding call for all of them.
 
@@ -559,16 +490,7 @@ class Tenant:
                 _check_query(q, k, max_chars=s.max_query_chars, max_k=s.max_k)
             except InputError as exc:
                 raise type(exc)(f"queries[{i}]" if exc.field == "query" else exc.field, exc.rule) from None
-        f = build_filters(
-            session=session,
-            user=user,
-            agent=agent,
-            speaker=speaker,
-            kind=kind,
-            since=since,
-            until=until,
-            metadata=metadata,
-        )
+        f = build_filters(**filters)
         ts, ts_now = evo.as_of_timestamp(as_of), evo.as_of_timestamp(now, "now")
         vectors = batch.embed_queries(self._engine, self.id, queries)
         out: builtins.list[SearchResult] = []
@@ -593,14 +515,7 @@ class Tenant:
         cursor: str | None = None,
         limit: int = 100,
         include_history: bool = False,
-        session: OneOrMany = None,
-        user: OneOrMany = None,
-        agent: OneOrMany = None,
-        speaker: OneOrMany = None,
-        kind: OneOrMany = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        metadata: dict[str, Any] | None = None,
+        **filters: Unpack[FilterArgs],
     ) -> MemoryPage:
         """One page of this tenant's memories, oldest first (``created_at``, then id).
 
@@ -611,16 +526,7 @@ class Tenant:
             InputError: a bad cursor, limit (1–1000) or filter (named).
             TenantNotFound: the tenant does not exist.
         """
-        f = build_filters(
-            session=session,
-            user=user,
-            agent=agent,
-            speaker=speaker,
-            kind=kind,
-            since=since,
-            until=until,
-            metadata=metadata,
-        )
+        f = build_filters(**filters)
         return batch.list_page(
             self._engine, self.id, f, cursor=cursor, limit=limit, include_history=include_history
         )

@@ -21,19 +21,51 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from ..errors import InputError, LimitExceeded
 from ..ingest.validate import to_timestamp, valid_unicode
 from ..models import KINDS
 
-__all__ = ["FILTER_PARAMS", "Filters", "OneOrMany", "build_filters", "metadata_pairs", "pair"]
+__all__ = [
+    "FILTER_NAMES", "FILTER_PARAMS", "FilterArgs", "Filters", "OneOrMany", "build_filters",
+    "check_filter_names", "metadata_pairs", "pair",
+]  # fmt: skip
 
 OneOrMany = str | Sequence[str] | None
 """A filter on one field: one value, a list of accepted values (any of them), or None."""
+
+
+class FilterArgs(TypedDict, total=False):
+    """The filter keywords of ``Tenant.search``, ``search_many``, ``explain``, ``context``,
+    ``list`` and ``forget`` (and their ``AsyncTenant`` twins), e.g.
+    ``tenant.search("q", kind="fact", user=["dana", "omar"], since="2026-01-01")``.
+
+    - ``session``, ``user``, ``agent``, ``speaker``, ``kind``: one value or a list (any of them);
+      ``kind`` one of the memory kinds.
+    - ``since``, ``until``: ``since <= valid_at < until`` (datetimes or ISO-8601; naive = UTC).
+    - ``metadata``: ``{"key": value}`` equality on top-level metadata keys (all must hold).
+
+    Each is optional (None = no condition). Filters are ANDed, run inside every channel's query
+    and compose with ``as_of``. A misspelled name is a ``TypeError`` that names it; a bad value
+    an ``InputError`` that names the filter (:func:`build_filters`).
+    """
+
+    session: OneOrMany
+    user: OneOrMany
+    agent: OneOrMany
+    speaker: OneOrMany
+    kind: OneOrMany
+    since: datetime | str | None
+    until: datetime | str | None
+    metadata: Mapping[str, Any] | None
+
+
+FILTER_NAMES: tuple[str, ...] = tuple(FilterArgs.__annotations__)
+"""The filter keywords, in ``FilterArgs``' order."""
 
 FILTER_PARAMS: tuple[str, ...] = (
     "f_sessions", "f_users", "f_agents", "f_speakers", "f_kinds", "f_since", "f_until", "f_meta",
@@ -184,26 +216,32 @@ def _time(value: datetime | str | None, field: str) -> float | None:
     return to_timestamp(value, field, default=0.0)
 
 
-def build_filters(
-    *,
-    session: OneOrMany = None,
-    user: OneOrMany = None,
-    agent: OneOrMany = None,
-    speaker: OneOrMany = None,
-    kind: OneOrMany = None,
-    since: datetime | str | None = None,
-    until: datetime | str | None = None,
-    metadata: Mapping[str, Any] | None = None,
-) -> Filters | None:
-    """Validate the SDK's filter arguments into ``Filters`` (None when none is given).
+def check_filter_names(names: Iterable[str]) -> None:
+    """Reject a keyword that is not a filter (a misspelling), as Python rejects an unexpected one.
 
     Raises:
+        TypeError: naming the first unknown keyword and listing the filters.
+    """
+    unknown = sorted(set(names).difference(FILTER_NAMES))
+    if unknown:
+        names = ", ".join(FILTER_NAMES)
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}; the filters are {names}")
+
+
+def build_filters(**filters: Unpack[FilterArgs]) -> Filters | None:
+    """Validate the SDK's filter keywords (:class:`FilterArgs`) into ``Filters`` (None when none
+    is given).
+
+    Raises:
+        TypeError: a keyword that is not a filter (named).
         InputError: naming the field (``session``, ``kind``, ``since``, ``metadata``...).
     """
+    check_filter_names(filters)
     f = Filters(
-        sessions=_values(session, "session"), users=_values(user, "user"), agents=_values(agent, "agent"),
-        speakers=_values(speaker, "speaker"), kinds=_values(kind, "kind", allowed=KINDS),
-        since=_time(since, "since"), until=_time(until, "until"), metadata=_metadata(metadata),
+        sessions=_values(filters.get("session"), "session"), users=_values(filters.get("user"), "user"),
+        agents=_values(filters.get("agent"), "agent"), speakers=_values(filters.get("speaker"), "speaker"),
+        kinds=_values(filters.get("kind"), "kind", allowed=KINDS), since=_time(filters.get("since"), "since"),
+        until=_time(filters.get("until"), "until"), metadata=_metadata(filters.get("metadata")),
     )  # fmt: skip
     if f.since is not None and f.until is not None and f.since >= f.until:
         raise InputError("until", "must be later than since")
