@@ -4,8 +4,11 @@ on the official ``mcp`` SDK (``pip install falkmem[mcp]``).
 One server serves one tenant (``falkmem mcp --tenant ID``, or ``FALKMEM_MCP_TENANT``) unless
 the operator allows a ``tenant`` argument on every tool (``--allow-tenant-arg``). Each tool's
 JSON schema is generated from the pydantic model of its arguments (``RememberArgs``...), and
-its result schema from the model it returns. Bad input comes back as an MCP tool error whose
-text names the field (``kind: must be one of ...``); nothing is written then.
+its result schema from the model it returns. The schemas are closed (``additionalProperties:
+false``) and so are the tools: an argument a tool does not take is a tool error naming it, and a
+``tenant`` argument on a server locked to one tenant is an error naming that tenant (it is never
+dropped silently). Bad input comes back as an MCP tool error whose text names the field
+(``kind: must be one of ...``); nothing is written then.
 """
 
 # No ``from __future__ import annotations``: the SDK reads the tools' signatures at runtime.
@@ -19,7 +22,9 @@ from typing import Annotated, Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, ConfigDict, Field
+from mcp.server.mcpserver.tools import Tool
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic_core import PydanticCustomError
 
 from ..errors import FalkmemError, InputError, TenantNotFound
 from ..memory import Memory
@@ -251,6 +256,42 @@ def _tool(
     return run
 
 
+class _Closed(BaseModel):
+    # The SDK validates a call's arguments with a model it builds from the tool's signature,
+    # which ignores unknown keys: close it, and keep the caller's values out of error texts.
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
+
+
+def _closed(tool: Tool, locked: str | None) -> Tool:
+    """``tool`` with its argument model closed: the schema says ``additionalProperties: false``
+    and an unknown argument is a tool error that names it (``tenant`` on a locked server names
+    the tenant the server is locked to)."""
+    base = tool.fn_metadata.arg_model
+    known = {info.alias or f for f, info in base.model_fields.items()}
+
+    def check(cls: Any, data: Any) -> Any:
+        unknown = sorted(set(data) - known) if isinstance(data, dict) else []
+        if "tenant" in unknown and locked is not None:
+            raise PydanticCustomError(
+                "tenant_locked",
+                "tenant: this server serves tenant {tenant} only; leave tenant out",
+                {"tenant": repr(locked)},
+            )
+        if unknown:
+            raise PydanticCustomError(
+                "unknown_argument",
+                "{names}: unknown argument of {tool}; it takes {known}",
+                {"names": ", ".join(unknown), "tool": tool.name, "known": ", ".join(sorted(known))},
+            )
+        return data
+
+    validator: Any = model_validator(mode="before")(check)  # pydantic's stubs expect a plain callable here
+    closed = create_model(base.__name__, __base__=(base, _Closed), __validators__={"_known_arguments": validator})
+    tool.fn_metadata.arg_model = closed  # type: ignore[assignment]  # a subclass of the SDK's model
+    tool.parameters = closed.model_json_schema(by_alias=True)
+    return tool
+
+
 def build_server(
     memory: Memory, tenant: str | None, *, allow_tenant_arg: bool = False, name: str = "falkmem"
 ) -> MCPServer:
@@ -275,17 +316,21 @@ def build_server(
             raise InputError("tenant", "this server has no default tenant: pass tenant")
         return memory.tenant(tid)
 
-    server: MCPServer = MCPServer(
+    locked = None if allow_tenant_arg else tenant
+    tools = [
+        _closed(
+            Tool.from_function(
+                _tool(tool_name, model, body, tenant_of, allow_tenant_arg), name=tool_name, description=description
+            ),
+            locked,
+        )
+        for tool_name, (model, body, description) in _TOOLS.items()
+    ]
+    return MCPServer(
         name,
         instructions=(
             "Long-term memory. Call recall or context before answering questions about the past, "
             "remember for facts, decisions and preferences worth keeping."
         ),
+        tools=tools,
     )
-    for tool_name, (model, body, description) in _TOOLS.items():
-        server.add_tool(
-            _tool(tool_name, model, body, tenant_of, allow_tenant_arg),
-            name=tool_name,
-            description=description,
-        )
-    return server
