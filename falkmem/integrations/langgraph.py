@@ -15,7 +15,10 @@ Each item is one falkmem memory:
 
 Filters with operators other than ``$eq`` (``$ne``, ``$gt``, ``$gte``, ``$lt``, ``$lte``) and
 partial matches of nested objects are checked here on the candidates the engine returned (a
-search with a query looks at most ``max_k`` of them). TTL is not supported (``supports_ttl``
+search with a query looks at most ``max_k`` of them). An equality with NaN or ±infinity
+matches nothing (a value holding them cannot be put: values are strict JSON), and an order
+comparison with NaN is false, as in LangGraph's in-memory store; a filter value that is not
+JSON is an ``InputError`` naming ``filter.<field>``. TTL is not supported (``supports_ttl``
 is False, as the API defines). Values are limited by ``max_metadata_bytes`` (16 KiB as JSON).
 """
 
@@ -43,7 +46,7 @@ from langgraph.store.base import (
 )
 from langgraph.store.base.embed import get_text_at_path, tokenize_path
 
-from ..errors import TenantNotFound
+from ..errors import InputError, TenantNotFound
 from ..memory import Memory
 from ..models import Hit
 from ..storage.cypher import query
@@ -206,6 +209,14 @@ class FalkmemStore(BaseStore):
         return Item(value=value, key=key, namespace=ns, created_at=created, updated_at=updated)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
+        try:
+            return self._search_items(op)
+        except InputError as exc:  # name the caller's filter field, not the stored metadata key
+            if exc.field.startswith("metadata.v:"):
+                raise type(exc)(f"filter.{exc.field.removeprefix('metadata.v:')}", exc.rule) from None
+            raise
+
+    def _search_items(self, op: SearchOp) -> list[SearchItem]:
         engine, here = _split_filter(op.filter)
         meta = {"lg:store": "langgraph", **_prefix_meta(op.namespace_prefix), **engine}
         want = op.offset + op.limit
