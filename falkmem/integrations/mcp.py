@@ -26,7 +26,7 @@ from mcp.server.mcpserver.tools import Tool
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..errors import FalkmemError, InputError, TenantNotFound
+from ..errors import FalkmemError, InputError
 from ..memory import Memory
 from ..models import Hit
 from ..tenancy.ids import validate_tenant_id
@@ -166,25 +166,18 @@ class HistoryOut(BaseModel):
 
 
 def _remember(t: Tenant, a: RememberArgs) -> RememberOut:
-    try:
-        return RememberOut(id=t.add(**a.model_dump()))
-    except InputError as exc:  # add() names fields as records[0].<field>: name the tool's argument
-        raise type(exc)(exc.field.removeprefix("records[0]."), exc.rule) from None
+    return RememberOut(id=t.add(**a.model_dump()))
 
 
+# recall, context and history on a tenant nothing was remembered in are the same tool error
+# (TenantNotFound: "... add a memory to create it"), as in the SDK and the CLI.
 def _recall(t: Tenant, a: RecallArgs) -> RecallOut:
-    try:
-        r = t.search(a.query, k=a.k, as_of=a.as_of, now=a.now, **a.filters())
-    except TenantNotFound:  # nothing remembered yet: nothing to recall (input still checked)
-        return RecallOut(memories=[], route="none")
+    r = t.search(a.query, k=a.k, as_of=a.as_of, now=a.now, **a.filters())
     return RecallOut(memories=[MemoryOut.of(h) for h in r.hits], route=r.route)
 
 
 def _context(t: Tenant, a: ContextArgs) -> ContextOut:
-    try:
-        r = t.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, now=a.now, **a.filters())
-    except TenantNotFound:
-        return ContextOut(text="", tokens=0, budget_tokens=a.budget_tokens, used=[])
+    r = t.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, now=a.now, **a.filters())
     return ContextOut(text=r.text, tokens=r.tokens, budget_tokens=r.budget_tokens, used=list(r.used))
 
 

@@ -224,3 +224,20 @@ def test_tools_are_closed_unknown_arguments_and_a_locked_tenant_are_errors(
     # nothing was written anywhere
     assert not mem.admin.store.exists(tenant.id) or tenant.count() == 0
     assert not mem.admin.store.exists(other)
+
+
+def test_reads_of_a_tenant_with_no_memories_are_the_same_error(mem: Memory, tenant: Tenant) -> None:
+    """Issue 50: ``context`` (and ``recall``) on a missing tenant returned an empty success while
+    ``history`` was an error; all three are now the SDK's TenantNotFound, as in the CLI."""
+    server = build_server(mem, tenant.id)
+
+    async def scenario() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("context", {"query": "Who leads Atlas?"}),
+                await client.call_tool("recall", {"query": "Who leads Atlas?"}),
+                await client.call_tool("history", {"key": "atlas-lead"}),
+            ]
+
+    for r in asyncio.run(scenario()):
+        assert r.is_error and f"tenant {tenant.id!r} does not exist" in _text(r), _text(r)
