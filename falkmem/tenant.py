@@ -142,7 +142,7 @@ class Tenant:
         def written(i: int, out: WriteOutcome) -> None:
             added.extend(out.added)
             skipped.extend(out.skipped)
-            eng.note_entities(self.id, out.entity_keys)
+            eng.note_entities(self.id, out.entity_keys, stamps=out.stamps)
             if on_progress is not None:
                 on_progress(min((i + 1) * batch_size, len(prepared)), len(prepared))
 
