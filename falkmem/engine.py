@@ -9,7 +9,7 @@ from datetime import datetime
 from .config import RouterConfig
 from .context.tokens import TokenCounter, make_counter
 from .embedding.base import Embedder
-from .errors import DimensionMismatch
+from .errors import DimensionMismatch, TenantNotFound
 from .extraction.base import Extractor
 from .extraction.known import KnownEntities
 from .ranking.rerank import Reranker, RerankOutcome, load_reranker
@@ -42,6 +42,8 @@ class Engine:
         self.store = Store(settings)
         self._known: dict[str, KnownEntities] = {}
         self._mentions: dict[str, dict[str, int]] = {}
+        self._stamps: dict[str, int | None] = {}
+        """Per tenant, the entity stamp its known-entity index is current with (None: no tenant)."""
         self._lock = threading.RLock()
 
     def plan(
@@ -84,16 +86,34 @@ class Engine:
                 f" {self.embedder.dimension}; open it with the same embedder",
             )
 
-    def known(self, tenant_id: str) -> KnownEntities:
-        """The tenant's entity keys → names, loaded once per process and kept up to date by writes."""
+    def known(self, tenant_id: str, *, fresh: bool = True) -> KnownEntities:
+        """The tenant's entity keys → names: loaded once per process, kept up to date by this
+        process's writes, and reloaded when another process wrote.
+
+        ``fresh``: compare the tenant's entity stamp (``_Meta.entity_stamp``, one small read)
+        with the one the index was loaded at; every search does. Entities another process
+        erased stay known until the next reload (routing on one finds nothing to follow).
+        """
         with self._lock:
             k = self._known.get(tenant_id)
-            if k is None:
-                rows = self._load_entities(tenant_id)
-                k = KnownEntities((key, name) for key, name, _ in rows)
-                self._known[tenant_id] = k
-                self._mentions[tenant_id] = {key: n for key, _, n in rows}
+            seen = self._stamps.get(tenant_id)
+        if k is not None and (not fresh or self._stamp(tenant_id) == seen):
             return k
+        with self._lock:
+            stamp = self._stamp(tenant_id)  # before the entities: a write between shows next time
+            rows = self._load_entities(tenant_id)
+            k = KnownEntities((key, name) for key, name, _ in rows)
+            self._known[tenant_id] = k
+            self._mentions[tenant_id] = {key: n for key, _, n in rows}
+            self._stamps[tenant_id] = stamp
+            return k
+
+    def _stamp(self, tenant_id: str) -> int | None:
+        try:
+            rows = self.store.executor.run(self.store.graph(tenant_id), query("admin/read_entity_stamp"))
+        except TenantNotFound:
+            return None
+        return int(rows[0]["stamp"]) if rows else None
 
     def _load_entities(self, tenant_id: str) -> list[tuple[str, str, int]]:
         if not self.store.exists(tenant_id):
@@ -101,15 +121,26 @@ class Engine:
         rows = self.store.executor.run(self.store.graph(tenant_id), query("retrieve/entity_names"))
         return [(str(r["key"]), str(r["name"]), int(r["mentions"] or 0)) for r in rows]
 
-    def note_entities(self, tenant_id: str, pairs: Iterable[tuple[str, str]]) -> None:
+    def note_entities(
+        self, tenant_id: str, pairs: Iterable[tuple[str, str]], *, stamps: Iterable[int] = ()
+    ) -> None:
         """Add what a write referenced to the known-entity index and its mention counts (one
-        pair per reference: how many memories name each entity, as the graph counts them)."""
-        k = self.known(tenant_id)
+        pair per reference: how many memories name each entity, as the graph counts them).
+
+        ``stamps``: the entity stamps the write's queries returned. Each one above the last seen
+        (+1) is this write's own; a larger step means another process wrote in between, and
+        the next ``known()`` reloads the index.
+        """
+        k = self.known(tenant_id, fresh=False)
         with self._lock:
             counts = self._mentions.setdefault(tenant_id, {})
             for key, name in pairs:
                 canon = k.add(key, name)
                 counts[canon] = counts.get(canon, 0) + 1
+            for stamp in stamps:
+                seen = self._stamps.get(tenant_id)
+                base = 0 if seen is None else seen  # None: the write created the tenant
+                self._stamps[tenant_id] = stamp if base <= stamp <= base + 1 else -1  # -1: stale
 
     def discard_entities(self, tenant_id: str, keys: Iterable[str]) -> None:
         """Drop erased entities from the tenant's known-entity index (when it is loaded)."""
@@ -125,6 +156,7 @@ class Engine:
         with self._lock:
             self._known.pop(tenant_id, None)
             self._mentions.pop(tenant_id, None)
+            self._stamps.pop(tenant_id, None)
         self.store.forget_cached(tenant_id)
 
     def close(self) -> None:

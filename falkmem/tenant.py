@@ -80,7 +80,8 @@ class Tenant:
         Adding an id that exists already changes nothing (idempotent).
 
         Raises:
-            InputError: a field breaks a documented rule (nothing is written).
+            InputError: a field breaks a documented rule, named as the argument (``text``,
+                ``kind``...); nothing is written.
             StorageError: the store failed (nothing is written).
         """
         record = {
@@ -88,7 +89,10 @@ class Tenant:
             "agent": agent, "user": user, "at": at, "metadata": metadata, "key": key,
             "entities": entities, "triples": triples,
         }  # fmt: skip
-        result = self.add_many([record])
+        try:
+            result = self.add_many([record])
+        except InputError as exc:  # add_many names records[0].<field>: name the argument
+            raise type(exc)(exc.field.removeprefix("records[0]."), exc.rule) from None
         return (result.added or result.skipped)[0]
 
     def add_many(
@@ -139,7 +143,7 @@ class Tenant:
         def written(i: int, out: WriteOutcome) -> None:
             added.extend(out.added)
             skipped.extend(out.skipped)
-            eng.note_entities(self.id, out.entity_keys)
+            eng.note_entities(self.id, out.entity_keys, stamps=out.stamps)
             if on_progress is not None:
                 on_progress(min((i + 1) * batch_size, len(prepared)), len(prepared))
 
@@ -533,10 +537,13 @@ class Tenant:
 
 
 def _check_query(text: object, k: object, *, max_chars: int, max_k: int) -> None:
+    # the rules of a memory's text (ingest/validate.py): NUL cannot be sent to the server
     if not isinstance(text, str) or not text.strip():
-        raise InputError("query", "must be a non-empty string")
+        raise InputError("query", "must be a non-empty string (whitespace alone is not a question)")
     if len(text) > max_chars:
         raise LimitExceeded("query", f"is {len(text)} characters; the limit is {max_chars}")
+    if "\x00" in text:
+        raise InputError("query", "must not contain NUL characters")
     valid_unicode(text, "query")
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= max_k:
         raise LimitExceeded("k", f"must be an integer between 1 and {max_k}")

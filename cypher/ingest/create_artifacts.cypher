@@ -28,6 +28,8 @@
 // NEXT both ways (retrieve/turns).
 // Document frequencies: each stem of a created memory's stem counts (a.stems, " stem:count ... ")
 // adds one to its _Term node's df, which the keyword channel reads (retrieve/keyword_search).
+// A write that created memories adds one to _Meta.entity_stamp and returns it: other processes
+// see their known-entity index is stale (admin/read_entity_stamp), the writer that it is not.
 UNWIND $rows AS r
 CALL {
   WITH r
@@ -112,5 +114,6 @@ CALL {
   RETURN count(t) AS terms
 }
 MATCH (m:_Meta {id: 'meta'})
-SET m.n_docs = coalesce(m.n_docs, 0) + size(ids), m.n_tokens = coalesce(m.n_tokens, 0) + tokens
-RETURN size(ids) AS created, ids
+SET m.n_docs = coalesce(m.n_docs, 0) + size(ids), m.n_tokens = coalesce(m.n_tokens, 0) + tokens,
+    m.entity_stamp = coalesce(m.entity_stamp, 0) + CASE WHEN size(ids) > 0 THEN 1 ELSE 0 END
+RETURN size(ids) AS created, ids, m.entity_stamp AS stamp

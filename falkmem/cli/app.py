@@ -29,18 +29,34 @@ Examples:
 """
 
 
+JSON_FLAGS = frozenset({"--json", "--nl"})
+
+
 class FalkmemGroup(click.Group):
-    """A group that turns falkmem errors into one stderr line and the documented exit code."""
+    """A group that turns falkmem errors into one stderr line and the documented exit code
+    (one JSON object on stderr when the command was given ``--json`` or ``--nl``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Read here, before the subcommand parses its options: a usage error in them is
+        # reported as JSON too. Options end at "--"; an argument after it is a value.
+        end = args.index("--") if "--" in args else len(args)
+        ctx.meta["falkmem.json"] = any(a in JSON_FLAGS for a in args[:end])
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        as_json = bool(ctx.meta.get("falkmem.json"))
         try:
             return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        except (click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except click.exceptions.ClickException as exc:
+            if not as_json:
+                raise
+            ctx.exit(report_error(exc, debug=False, as_json=True))
         except FalkmemError as exc:
-            ctx.exit(report_error(exc, debug=_debug(ctx)))
+            ctx.exit(report_error(exc, debug=_debug(ctx), as_json=as_json))
         except Exception as exc:  # an unexpected failure is still one line and exit 1
-            report_error(exc, debug=_debug(ctx))
+            report_error(exc, debug=_debug(ctx), as_json=as_json)
             ctx.exit(EXIT_FAILURE)
 
 

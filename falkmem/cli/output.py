@@ -55,17 +55,33 @@ def exit_code(exc: BaseException) -> int:
     return EXIT_USAGE if isinstance(exc, (InputError, TenantError, NotFound, ConfigError)) else EXIT_FAILURE
 
 
-def report_error(exc: BaseException, *, debug: bool) -> int:
-    """Write ``exc`` to stderr as one line (plus numbered bad lines, and a traceback with --debug)."""
-    for p in getattr(exc, "problems", None) or []:
-        click.echo(f"line {p.line}: {p.problem}", err=True)
+def report_error(exc: BaseException, *, debug: bool, as_json: bool = False) -> int:
+    """Write ``exc`` to stderr as one line (plus numbered bad lines, and a traceback with --debug);
+    the exit code it means.
+
+    ``as_json`` (the command was given ``--json`` or ``--nl``): one JSON object on stderr instead,
+    ``{"error": {"type", "message", "exit_code"[, "field", "rule"][, "lines"]}}``."""
+    code = exit_code(exc) if isinstance(exc, FalkmemError) else EXIT_FAILURE
+    if isinstance(exc, click.ClickException):
+        code = exc.exit_code
     if debug:
         traceback.print_exception(exc, file=sys.stderr)
     name = type(exc).__name__
-    text = " ".join(str(exc).split()) or name
+    text = " ".join((exc.format_message() if isinstance(exc, click.ClickException) else str(exc)).split()) or name
+    problems = getattr(exc, "problems", None) or []
+    if as_json:
+        error: dict[str, Any] = {"type": name, "message": text, "exit_code": code}
+        if isinstance(exc, InputError):
+            error.update(field=exc.field, rule=exc.rule)
+        if problems:
+            error["lines"] = [{"line": p.line, "problem": p.problem} for p in problems]
+        click.echo(json.dumps({"error": error}, ensure_ascii=False), err=True)
+        return code
+    for p in problems:
+        click.echo(f"line {p.line}: {p.problem}", err=True)
     hint = "" if debug or isinstance(exc, FalkmemError) else " (run with --debug for the traceback)"
     click.echo(f"Error: {name}: {text}{hint}", err=True)
-    return exit_code(exc) if isinstance(exc, FalkmemError) else EXIT_FAILURE
+    return code
 
 
 def iso(value: Any) -> str | None:

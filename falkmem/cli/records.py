@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -10,6 +11,7 @@ import click
 
 from ..admin import records as bulk
 from ..errors import InputError
+from ..ingest.validate import prepare
 from .output import emit_json, state
 
 EPILOG = """\b
@@ -94,6 +96,8 @@ def add(
     numbered: list[tuple[int, dict[str, Any]]]
     try:
         if text is not None:
+            # one TEXT is checked as Tenant.add checks it: its error names the field, not "line 1"
+            prepare({"text": text, "id": record_id, **common}, mem.settings, now=time.time())
             numbered = [(1, {"text": text, "id": record_id, **common})]
         elif text_file is not None:
             content = text_file.read_text(encoding="utf-8")

@@ -37,6 +37,8 @@ class WriteOutcome:
     skipped: tuple[str, ...]
     entity_keys: tuple[tuple[str, str], ...]
     """(key, name) of every entity written, for the tenant's known-entity index."""
+    stamps: tuple[int, ...] = ()
+    """The tenant's entity stamp after each create query, in order (``Engine.note_entities``)."""
 
 
 def given_extraction(p: Prepared) -> Extraction:
@@ -184,13 +186,16 @@ def _write_stage(
         rows.append(row)
         keys.extend((e["key"], e["name"]) for e in row["entities"])
     added: list[str] = []
+    stamps: list[int] = []
     for chunk in rounds(rows):  # a key's versions go in separate queries (see create_artifacts)
-        created = _create(executor, graph, chunk, now=now, skipped=skipped)
+        created, stamp = _create(executor, graph, chunk, now=now, skipped=skipped)
         added.extend(created)
+        if stamp is not None:
+            stamps.append(stamp)
         made = set(created)
         restated = [r for r in chunk if r["id"] not in made and r["id"] not in skipped]
         skipped.extend(_restated(executor, graph, restated))
-    return WriteOutcome(tuple(added), tuple(skipped), tuple(keys))
+    return WriteOutcome(tuple(added), tuple(skipped), tuple(keys), tuple(stamps))
 
 
 IDENTIFIER_TYPES: frozenset[str] = frozenset({"identifier", "email"})
@@ -315,14 +320,18 @@ def _set_key(row: dict[str, Any], p: Prepared, ex: Extraction, policy: KeyPolicy
 
 def _create(
     executor: Executor, graph: str, rows: list[dict[str, Any]], *, now: float, skipped: list[str]
-) -> list[str]:
-    """Run one create query; the ids it created (ids a concurrent writer created are skipped)."""
+) -> tuple[list[str], int | None]:
+    """Run one create query; the ids it created (ids a concurrent writer created are skipped)
+    and the tenant's entity stamp after it (None when nothing ran)."""
     for attempt in range(2):
         try:
             out = executor.run(
                 graph, query("ingest/create_artifacts"), {"rows": rows, "now": now, "chains": chains(rows)}
             )
-            return [str(i) for i in (out[0]["ids"] if out else [])]
+            if not out:
+                return [], None
+            stamp = out[0].get("stamp")
+            return [str(i) for i in out[0]["ids"]], int(stamp) if stamp is not None else None
         except ConstraintViolation:
             # A concurrent writer (or a retried call) created some of these ids: skip them.
             if attempt:
@@ -332,7 +341,7 @@ def _create(
             rows = [r for r in rows if r["id"] not in existing]
             if not rows:
                 break
-    return []
+    return [], None
 
 
 def chains(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -2,8 +2,11 @@
 
 Each item is one falkmem memory:
 
-- id ``lg-<sha256(namespace, key)>``: a put is an upsert by (namespace, key) (the old memory is
-  erased, the new one written under the same id; ``created_at`` is kept);
+- id ``lg-<sha256(namespace, key)>`` or that id + ``~1``: a put is an upsert by (namespace, key)
+  that a reader never sees missing: the new version is written under the slot the current one
+  does not use, and only then is the old version erased (``created_at`` is kept; ``lg:v`` counts
+  the versions). A ``get`` reads both slots in one query and returns the newer; a search that
+  meets both versions keeps the newer;
 - ``session`` = the namespace as JSON (``["users","dana"]``), so two namespaces never share a
   memory, and ``list_namespaces`` reads the tenant's sessions;
 - metadata ``lg:ns``, ``lg:key``, ``lg:created``, ``lg:ix`` (indexed for search), one ``lg:p<i>``
@@ -15,7 +18,10 @@ Each item is one falkmem memory:
 
 Filters with operators other than ``$eq`` (``$ne``, ``$gt``, ``$gte``, ``$lt``, ``$lte``) and
 partial matches of nested objects are checked here on the candidates the engine returned (a
-search with a query looks at most ``max_k`` of them). TTL is not supported (``supports_ttl``
+search with a query looks at most ``max_k`` of them). An equality with NaN or ±infinity
+matches nothing (a value holding them cannot be put: values are strict JSON), and an order
+comparison with NaN is false, as in LangGraph's in-memory store; a filter value that is not
+JSON is an ``InputError`` naming ``filter.<field>``. TTL is not supported (``supports_ttl``
 is False, as the API defines). Values are limited by ``max_metadata_bytes`` (16 KiB as JSON).
 """
 
@@ -43,7 +49,7 @@ from langgraph.store.base import (
 )
 from langgraph.store.base.embed import get_text_at_path, tokenize_path
 
-from ..errors import TenantNotFound
+from ..errors import InputError, TenantNotFound
 from ..memory import Memory
 from ..models import Hit
 from ..storage.cypher import query
@@ -56,9 +62,39 @@ _PAGE = 500
 
 
 def item_id(namespace: tuple[str, ...], key: str) -> str:
-    """The memory id of (namespace, key)."""
+    """The memory id of (namespace, key) (its first slot; the second is this id + ``~1``)."""
     digest = hashlib.sha256(json.dumps([list(namespace), key], ensure_ascii=False).encode()).hexdigest()
     return f"lg-{digest[:40]}"
+
+
+def slot_ids(namespace: tuple[str, ...], key: str) -> tuple[str, str]:
+    """The two memory ids an item's versions alternate between (see the module docstring)."""
+    first = item_id(namespace, key)
+    return first, f"{first}~1"
+
+
+def _version(h: Hit) -> tuple[int, float]:
+    v = h.metadata.get("lg:v")
+    return (v if isinstance(v, int) and not isinstance(v, bool) else 0), (h.created_at.timestamp() if h.created_at else 0.0)
+
+
+def _address(h: Hit) -> tuple[tuple[str, ...], str]:
+    return tuple(str(x) for x in h.metadata.get("lg:ns") or ()), str(h.metadata.get("lg:key"))
+
+
+def newest(hits: Iterable[Hit]) -> list[Hit]:
+    """``hits`` with one version per item: the newest, where the first version of it stood
+    (a read that ran while a put had written the new version and not yet erased the old)."""
+    out: list[Hit] = []
+    at: dict[tuple[tuple[str, ...], str], int] = {}
+    for h in hits:
+        i = at.get(_address(h))
+        if i is None:
+            at[_address(h)] = len(out)
+            out.append(h)
+        elif _version(h) > _version(out[i]):
+            out[i] = h
+    return out
 
 
 def _session(namespace: tuple[str, ...]) -> str:
@@ -162,11 +198,11 @@ class FalkmemStore(BaseStore):
         ops = list(ops)
         results: list[Result] = [None] * len(ops)
         puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
-        gets = [(i, op) for i, op in enumerate(ops) if isinstance(op, GetOp)]
-        found = self._get_many([item_id(tuple(op.namespace), op.key) for _, op in gets])
+        gets = [(tuple(op.namespace), op.key) for op in ops if isinstance(op, GetOp)]
+        found = {a: vs[0] for a, vs in self._versions(gets).items()}
         for i, op in enumerate(ops):
             if isinstance(op, GetOp):
-                h = found.get(item_id(tuple(op.namespace), op.key))
+                h = found.get((tuple(op.namespace), op.key))
                 results[i] = self._item(h) if h is not None else None
             elif isinstance(op, SearchOp):
                 results[i] = self._search(op)
@@ -184,14 +220,21 @@ class FalkmemStore(BaseStore):
         return await asyncio.to_thread(self.batch, list(ops))
 
     # --- reading --------------------------------------------------------------------------------
-    def _get_many(self, ids: list[str]) -> dict[str, Hit]:
-        out: dict[str, Hit] = {}
-        step = self._memory.settings.max_batch
+    def _versions(self, items: list[tuple[tuple[str, ...], str]]) -> dict[tuple[tuple[str, ...], str], list[Hit]]:
+        """The stored versions of each item, newest first (both slots of an item are read in
+        one query, so a put between the two cannot hide it)."""
+        slots = {i: a for a in items for i in slot_ids(*a)}
+        ids = list(slots)
+        out: dict[tuple[tuple[str, ...], str], list[Hit]] = {}
+        step = self._memory.settings.max_batch - self._memory.settings.max_batch % 2
         try:
             for start in range(0, len(ids), step):
-                out.update((h.id, h) for h in self._tenant.get_many(ids[start : start + step]))
+                for h in self._tenant.get_many(ids[start : start + step]):
+                    out.setdefault(slots[h.id], []).append(h)
         except TenantNotFound:
             return {}
+        for versions in out.values():
+            versions.sort(key=_version, reverse=True)
         return out
 
     def _item(self, h: Hit, score: float | None = None, *, search: bool = False) -> Item:
@@ -206,6 +249,14 @@ class FalkmemStore(BaseStore):
         return Item(value=value, key=key, namespace=ns, created_at=created, updated_at=updated)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
+        try:
+            return self._search_items(op)
+        except InputError as exc:  # name the caller's filter field, not the stored metadata key
+            if exc.field.startswith("metadata.v:"):
+                raise type(exc)(f"filter.{exc.field.removeprefix('metadata.v:')}", exc.rule) from None
+            raise
+
+    def _search_items(self, op: SearchOp) -> list[SearchItem]:
         engine, here = _split_filter(op.filter)
         meta = {"lg:store": "langgraph", **_prefix_meta(op.namespace_prefix), **engine}
         want = op.offset + op.limit
@@ -214,17 +265,20 @@ class FalkmemStore(BaseStore):
             if op.query:
                 k = self._memory.settings.max_k if here else min(want, self._memory.settings.max_k)
                 hits = self._tenant.search(op.query, k=k, metadata={**meta, "lg:ix": True})
-                for h in hits:
+                for h in newest(hits):
                     item = self._item(h, h.score, search=True)
                     if all(_matches(item.value.get(f), c) for f, c in here.items()):
                         out.append(item)  # type: ignore[arg-type]
                 return out[op.offset : want]
             cursor: str | None = None
+            listed: list[Hit] = []
             while len(out) < want:
                 page = self._tenant.list(
                     cursor=cursor, limit=_PAGE if here else min(want, _PAGE), metadata=meta
                 )
-                for h in page:
+                listed = newest([*listed, *page])  # a page may hold both versions of an item
+                out = []
+                for h in listed:
                     item = self._item(h, search=True)
                     if all(_matches(item.value.get(f), c) for f, c in here.items()):
                         out.append(item)  # type: ignore[arg-type]
@@ -267,30 +321,43 @@ class FalkmemStore(BaseStore):
         for op in puts:
             if op.ttl is not None:
                 raise NotImplementedError("FalkmemStore does not support ttl")
-        ids = [item_id(tuple(op.namespace), op.key) for op in puts]
-        old = self._get_many(ids)
+        old = self._versions([(tuple(op.namespace), op.key) for op in puts])
         now = datetime.now(UTC).isoformat()
         records: list[dict[str, Any]] = []
-        for op, mid in zip(puts, ids, strict=True):
-            if op.value is None:
-                continue
+        retire: list[str] = []  # erased once the new versions are written
+        first: list[str] = []  # erased before: the older of two versions a put left behind
+        for op in puts:
             ns = tuple(op.namespace)
+            versions = old.get((ns, op.key), [])
+            if op.value is None:
+                retire.extend(h.id for h in versions)
+                continue
+            prev = versions[0] if versions else None
+            free = [i for i in slot_ids(ns, op.key) if i not in {h.id for h in versions}]
+            if not free:  # both slots hold a version (a put was interrupted): free the older one
+                first.append(versions[-1].id)
+                free = [versions[-1].id]
+            retire.extend(h.id for h in versions if h.id not in first)
             index = self._index if op.index is None else (None if op.index is False else list(op.index))
             text = self._text(op.value, index)[: self._memory.settings.max_text_chars]
-            prev = old.get(mid)
             meta: dict[str, Any] = {
                 "lg:store": "langgraph", "lg:ns": list(ns), "lg:key": op.key,
                 "lg:created": (prev.metadata.get("lg:created") if prev else None) or now,
+                "lg:v": (_version(prev)[0] if prev else 0) + 1,
                 "lg:ix": op.index is not False, **_prefix_meta(ns),
                 **{f"v:{k}": v for k, v in op.value.items()},
             }  # fmt: skip
-            records.append({"id": mid, "text": text if op.index is not False else op.key,
+            records.append({"id": free[0], "text": text if op.index is not False else op.key,
                             "session": _session(ns), "kind": self._kind, "metadata": meta})  # fmt: skip
-        existing = [i for i in ids if i in old]
-        if existing:
-            self._tenant.delete_many(existing)
+        self._delete(first)
         if records:
             self._tenant.add_many(records)
+        self._delete(retire)
+
+    def _delete(self, ids: list[str]) -> None:
+        step = self._memory.settings.max_batch
+        for start in range(0, len(ids), step):
+            self._tenant.delete_many(ids[start : start + step])
 
 
 def _condition(cond: MatchCondition, ns: tuple[str, ...]) -> bool:

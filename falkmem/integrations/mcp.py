@@ -4,8 +4,11 @@ on the official ``mcp`` SDK (``pip install falkmem[mcp]``).
 One server serves one tenant (``falkmem mcp --tenant ID``, or ``FALKMEM_MCP_TENANT``) unless
 the operator allows a ``tenant`` argument on every tool (``--allow-tenant-arg``). Each tool's
 JSON schema is generated from the pydantic model of its arguments (``RememberArgs``...), and
-its result schema from the model it returns. Bad input comes back as an MCP tool error whose
-text names the field (``kind: must be one of ...``); nothing is written then.
+its result schema from the model it returns. The schemas are closed (``additionalProperties:
+false``) and so are the tools: an argument a tool does not take is a tool error naming it, and a
+``tenant`` argument on a server locked to one tenant is an error naming that tenant (it is never
+dropped silently). Bad input comes back as an MCP tool error whose text names the field
+(``kind: must be one of ...``); nothing is written then.
 """
 
 # No ``from __future__ import annotations``: the SDK reads the tools' signatures at runtime.
@@ -19,9 +22,11 @@ from typing import Annotated, Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, ConfigDict, Field
+from mcp.server.mcpserver.tools import Tool
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic_core import PydanticCustomError
 
-from ..errors import FalkmemError, InputError, TenantNotFound
+from ..errors import FalkmemError, InputError
 from ..memory import Memory
 from ..models import Hit
 from ..tenancy.ids import validate_tenant_id
@@ -161,25 +166,18 @@ class HistoryOut(BaseModel):
 
 
 def _remember(t: Tenant, a: RememberArgs) -> RememberOut:
-    try:
-        return RememberOut(id=t.add(**a.model_dump()))
-    except InputError as exc:  # add() names fields as records[0].<field>: name the tool's argument
-        raise type(exc)(exc.field.removeprefix("records[0]."), exc.rule) from None
+    return RememberOut(id=t.add(**a.model_dump()))
 
 
+# recall, context and history on a tenant nothing was remembered in are the same tool error
+# (TenantNotFound: "... add a memory to create it"), as in the SDK and the CLI.
 def _recall(t: Tenant, a: RecallArgs) -> RecallOut:
-    try:
-        r = t.search(a.query, k=a.k, as_of=a.as_of, now=a.now, **a.filters())
-    except TenantNotFound:  # nothing remembered yet: nothing to recall (input still checked)
-        return RecallOut(memories=[], route="none")
+    r = t.search(a.query, k=a.k, as_of=a.as_of, now=a.now, **a.filters())
     return RecallOut(memories=[MemoryOut.of(h) for h in r.hits], route=r.route)
 
 
 def _context(t: Tenant, a: ContextArgs) -> ContextOut:
-    try:
-        r = t.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, now=a.now, **a.filters())
-    except TenantNotFound:
-        return ContextOut(text="", tokens=0, budget_tokens=a.budget_tokens, used=[])
+    r = t.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, now=a.now, **a.filters())
     return ContextOut(text=r.text, tokens=r.tokens, budget_tokens=r.budget_tokens, used=list(r.used))
 
 
@@ -251,6 +249,42 @@ def _tool(
     return run
 
 
+class _Closed(BaseModel):
+    # The SDK validates a call's arguments with a model it builds from the tool's signature,
+    # which ignores unknown keys: close it, and keep the caller's values out of error texts.
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
+
+
+def _closed(tool: Tool, locked: str | None) -> Tool:
+    """``tool`` with its argument model closed: the schema says ``additionalProperties: false``
+    and an unknown argument is a tool error that names it (``tenant`` on a locked server names
+    the tenant the server is locked to)."""
+    base = tool.fn_metadata.arg_model
+    known = {info.alias or f for f, info in base.model_fields.items()}
+
+    def check(cls: Any, data: Any) -> Any:
+        unknown = sorted(set(data) - known) if isinstance(data, dict) else []
+        if "tenant" in unknown and locked is not None:
+            raise PydanticCustomError(
+                "tenant_locked",
+                "tenant: this server serves tenant {tenant} only; leave tenant out",
+                {"tenant": repr(locked)},
+            )
+        if unknown:
+            raise PydanticCustomError(
+                "unknown_argument",
+                "{names}: unknown argument of {tool}; it takes {known}",
+                {"names": ", ".join(unknown), "tool": tool.name, "known": ", ".join(sorted(known))},
+            )
+        return data
+
+    validator: Any = model_validator(mode="before")(check)  # pydantic's stubs expect a plain callable here
+    closed = create_model(base.__name__, __base__=(base, _Closed), __validators__={"_known_arguments": validator})
+    tool.fn_metadata.arg_model = closed  # type: ignore[assignment]  # a subclass of the SDK's model
+    tool.parameters = closed.model_json_schema(by_alias=True)
+    return tool
+
+
 def build_server(
     memory: Memory, tenant: str | None, *, allow_tenant_arg: bool = False, name: str = "falkmem"
 ) -> MCPServer:
@@ -275,17 +309,21 @@ def build_server(
             raise InputError("tenant", "this server has no default tenant: pass tenant")
         return memory.tenant(tid)
 
-    server: MCPServer = MCPServer(
+    locked = None if allow_tenant_arg else tenant
+    tools = [
+        _closed(
+            Tool.from_function(
+                _tool(tool_name, model, body, tenant_of, allow_tenant_arg), name=tool_name, description=description
+            ),
+            locked,
+        )
+        for tool_name, (model, body, description) in _TOOLS.items()
+    ]
+    return MCPServer(
         name,
         instructions=(
             "Long-term memory. Call recall or context before answering questions about the past, "
             "remember for facts, decisions and preferences worth keeping."
         ),
+        tools=tools,
     )
-    for tool_name, (model, body, description) in _TOOLS.items():
-        server.add_tool(
-            _tool(tool_name, model, body, tenant_of, allow_tenant_arg),
-            name=tool_name,
-            description=description,
-        )
-    return server

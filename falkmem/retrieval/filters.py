@@ -92,10 +92,13 @@ def _lst(values: tuple[str, ...] | None) -> list[str] | None:
     return list(values) if values is not None else None
 
 
-def pair(key: str, value: Any) -> str:
-    """The canonical ``[key, value]`` JSON string of one metadata entry (what ``meta_kv`` holds)."""
+def pair(key: str, value: Any, *, allow_nan: bool = False) -> str:
+    """The canonical ``[key, value]`` JSON string of one metadata entry (what ``meta_kv`` holds).
+
+    ``allow_nan``: write NaN and ±infinity as ``NaN``/``Infinity`` (for a filter: no stored pair
+    holds them, since metadata with them is refused when a memory is added)."""
     return json.dumps(
-        [key, _canonical(value)], ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+        [key, _canonical(value)], ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=allow_nan
     )
 
 
@@ -199,14 +202,14 @@ def _metadata(value: object) -> tuple[str, ...] | None:
     for k, v in value.items():
         if not isinstance(k, str) or not k:
             raise InputError("metadata", "keys must be non-empty strings")
+        field = f"metadata.{k}"
         valid_unicode(k, "metadata")
         try:
-            p = pair(k, v)
+            # NaN and ±infinity become a pair no memory holds: the equality matches nothing
+            p = pair(k, v, allow_nan=True)
         except (TypeError, ValueError):
-            raise InputError(
-                "metadata", f"the value of {k!r} must be JSON-serialisable (str, int, float, bool, None...)"
-            ) from None
-        out.append(valid_unicode(p, "metadata"))
+            raise InputError(field, "must be JSON-serialisable (str, int, float, bool, None, lists and dicts)") from None
+        out.append(valid_unicode(p, field))
     return tuple(sorted(out))
 
 
@@ -232,9 +235,13 @@ def build_filters(**filters: Unpack[FilterArgs]) -> Filters | None:
     """Validate the SDK's filter keywords (:class:`FilterArgs`) into ``Filters`` (None when none
     is given).
 
+    ``metadata`` is equality on top-level keys. An equality with NaN or ±infinity (anywhere in
+    the value) matches nothing: no memory holds them (``add()`` refuses metadata that is not
+    strict JSON), and NaN equals nothing, as in LangGraph's reference store.
+
     Raises:
         TypeError: a keyword that is not a filter (named).
-        InputError: naming the field (``session``, ``kind``, ``since``, ``metadata``...).
+        InputError: naming the field (``session``, ``kind``, ``since``, ``metadata.price``...).
     """
     check_filter_names(filters)
     f = Filters(

@@ -52,7 +52,7 @@ def test_build_filters_validates_and_names_the_field() -> None:
     for kwargs, field in [
         ({"kind": "bogus"}, "kind"), ({"session": ""}, "session"), ({"user": ["u", 3]}, "user"),
         ({"since": "yesterday"}, "since"), ({"metadata": {}}, "metadata"), ({"agent": "a\x01"}, "agent"),
-        ({"since": "2026-02-01", "until": "2026-01-01"}, "until"), ({"metadata": {"k": object()}}, "metadata"),
+        ({"since": "2026-02-01", "until": "2026-01-01"}, "until"), ({"metadata": {"k": object()}}, "metadata.k"),
     ]:  # fmt: skip
         with pytest.raises(InputError) as err:
             build_filters(**kwargs)  # type: ignore[arg-type]

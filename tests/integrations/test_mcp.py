@@ -183,3 +183,61 @@ def test_streamable_http_server_on_loopback(mem: Memory, tenant: Tenant, store_p
     )
     assert f"http://127.0.0.1:{port}/mcp" in err  # loopback by default
     assert tenant.count() == 1
+
+
+def test_tools_are_closed_unknown_arguments_and_a_locked_tenant_are_errors(
+    mem: Memory, tenant: Tenant, tenant_id: str
+) -> None:
+    """Issue 50: the SDK dropped unknown arguments, so ``remember(tenant="other")`` wrote into the
+    locked tenant and ``tenant="Bad Tenant!"`` was accepted."""
+    other = f"{tenant_id}-other"
+    mem.drop_tenant(other)
+    locked = build_server(mem, tenant.id)
+    open_ = build_server(mem, None, allow_tenant_arg=True)
+
+    async def scenario() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with Client(locked) as client:
+            out["schemas"] = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            out["other"] = await client.call_tool("remember", {"text": "Kenji owns billing.", "tenant": other})
+            out["bad"] = await client.call_tool("remember", {"text": "Kenji owns billing.", "tenant": "Bad Tenant!"})
+            out["extra"] = await client.call_tool("remember", {"text": "Kenji owns billing.", "colour": "red"})
+            out["recall_extra"] = await client.call_tool("recall", {"query": "billing", "top_k": 3})
+        async with Client(open_) as client:
+            out["open_schemas"] = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            out["open_extra"] = await client.call_tool(
+                "remember", {"text": "Kenji owns billing.", "tenant": tenant.id, "colour": "red"}
+            )
+        return out
+
+    out = asyncio.run(scenario())
+    for schemas in (out["schemas"], out["open_schemas"]):
+        assert set(schemas) == {"remember", "recall", "context", "forget", "history"}
+        assert all(s.get("additionalProperties") is False for s in schemas.values()), schemas
+    for name in ("other", "bad"):
+        assert out[name].is_error, _text(out[name])
+        assert f"tenant: this server serves tenant {tenant.id!r} only" in _text(out[name])
+    assert out["extra"].is_error and "colour: unknown argument of remember" in _text(out["extra"])
+    assert out["recall_extra"].is_error and "top_k: unknown argument of recall" in _text(out["recall_extra"])
+    assert out["open_extra"].is_error and "colour" in _text(out["open_extra"])
+    assert "Kenji" not in _text(out["extra"])  # the caller's values stay out of the error text
+    # nothing was written anywhere
+    assert not mem.admin.store.exists(tenant.id) or tenant.count() == 0
+    assert not mem.admin.store.exists(other)
+
+
+def test_reads_of_a_tenant_with_no_memories_are_the_same_error(mem: Memory, tenant: Tenant) -> None:
+    """Issue 50: ``context`` (and ``recall``) on a missing tenant returned an empty success while
+    ``history`` was an error; all three are now the SDK's TenantNotFound, as in the CLI."""
+    server = build_server(mem, tenant.id)
+
+    async def scenario() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("context", {"query": "Who leads Atlas?"}),
+                await client.call_tool("recall", {"query": "Who leads Atlas?"}),
+                await client.call_tool("history", {"key": "atlas-lead"}),
+            ]
+
+    for r in asyncio.run(scenario()):
+        assert r.is_error and f"tenant {tenant.id!r} does not exist" in _text(r), _text(r)
