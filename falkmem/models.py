@@ -231,10 +231,6 @@ class Explain(BaseModel):
     """Every stage in the order it ran, with what it added to each candidate's score."""
     weights: dict[str, float] = Field(default_factory=dict)
     """Each channel's fusion weight in this search (its setting times its reliability)."""
-    called: dict[str, str] = Field(default_factory=dict)
-    """Speakers the question names by what the other speaker calls them, with that name
-    (``{"Dagny": "bex"}`` when the friend writes "Hey Bex!": ``ranking/addressed.py``): the
-    speaker leaning counts their turns as named."""
 
 
 # --- memory that evolves ----------------------------------------------------------------------

@@ -363,7 +363,7 @@ class Tenant:
             depth_reached=max((1 + len(p) for ps in r.paths.values() for p in ps), default=1 if r.via else 0),
             via={i: list(v) for i, v in r.via.items()}, linked=dict(r.linked), units=dict(r.units),
             similarity=dict(r.similarity), leanings={i: dict(v) for i, v in r.leaned.items()},
-            called=dict(r.called), weights=dict(r.weights),
+            weights=dict(r.weights),
             stages=[StageInfo(**vars(st)) for st in r.stages],
         )  # fmt: skip
 
@@ -411,7 +411,7 @@ class Tenant:
         f = build_filters(**filters)
         r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         t = time.perf_counter()
-        items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None, called=r.called)
+        items = context_items(r.hits, paths=r.paths, via=r.via, as_of=as_of is not None)
         if include_history:
             items += evo.history_items(eng, self.id, r.hits)
         counter = eng.token_counter

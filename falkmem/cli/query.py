@@ -107,8 +107,6 @@ def explain(ctx: click.Context, tenant_id: str, query_text: str, k: int, now: st
             [{"rank": i, "id": c[0], "score": c[1]} for i, c in enumerate(found[:10], 1)],
             ["rank", "id", "score"],
         )
-    for speaker, name in (data.get("called") or {}).items():
-        click.echo(f"\nthe question's {name!r} is the speaker {speaker!r} (what the other speaker calls them)")
     leaned = data.get("leanings") or {}
     if leaned:
         click.echo("\nleanings (what each added to a fused score):")

@@ -43,7 +43,6 @@ def context_items(
     paths: Mapping[str, Sequence[Sequence[Triple]]] | None = None,
     via: Mapping[str, Sequence[str]] | None = None,
     as_of: bool = False,
-    called: Mapping[str, str] | None = None,
 ) -> list[ContextItem]:
     """One item per hit, in rank order.
 
@@ -51,31 +50,21 @@ def context_items(
     the rank is the final ranking. ``paths`` (the RELATED_TO steps that reached a graph hit)
     become its triples, ``via`` (the bridge entities) its chain evidence. ``as_of``: the
     search asked what was true at a past time, so superseded memories are not marked as such.
-    ``called``: a speaker as stored -> the name the question calls that speaker by
-    (``ranking.leanings.called_speakers``).
     """
     paths = paths or {}
     via = via or {}
-    called = called or {}
     n = len(hits)
     return [
         ContextItem(
             id=h.id, text=h.text, score=float(n - rank), session=h.session, at=h.valid_at, kind=h.kind,
             triples=tuple(dict.fromkeys(tuple(t) for p in paths.get(h.id, ()) for t in p)),  # type: ignore[misc]
             superseded=h.status == "superseded" and not as_of, speaker=h.speaker, via=tuple(via.get(h.id, ())),
-            called=_called_name(h.speaker, called),
         )
         for rank, h in enumerate(hits)
     ]  # fmt: skip
 
 
-def _called_name(speaker: str | None, called: Mapping[str, str]) -> str | None:
-    name = called.get(speaker) if speaker is not None else None
-    return name.title() if name else None
-
-
 def items_from_explain(e: Explain, *, as_of: bool = False) -> list[ContextItem]:
-    """The items ``Tenant.context`` would pack for the search ``e`` describes (for benchmarks),
-    without the names the question calls a speaker by (``called``: an explain holds no rows)."""
+    """The items ``Tenant.context`` would pack for the search ``e`` describes (for benchmarks)."""
     paths = {i: [[tuple(t) for t in p] for p in ps] for i, ps in e.paths.items()}
     return context_items(e.hits, paths=paths, via=e.via, as_of=as_of)  # type: ignore[arg-type]

@@ -44,9 +44,6 @@ class ContextItem:
         speaker: who said it (chat turns); rendered as ``speaker: ``.
         via: the bridge entities the graph channel reached it through: a sentence naming one
             is evidence for the chain.
-        called: the name the question calls its speaker by, when that is not the speaker's
-            label ("Bex" for the speaker "Dagny", whom the other speaker calls Bex): rendered
-            ``Dagny (Bex): ``, so the reader knows who the question asks about.
     """
 
     id: str
@@ -59,7 +56,6 @@ class ContextItem:
     superseded: bool = False
     speaker: str | None = None
     via: tuple[str, ...] = ()
-    called: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +391,7 @@ def pack(
                 seen_triples.add(tk)
                 triples.append(t)
         block = f"s:{item.session}" if merge_sessions and item.session and not full else f"i:{item.id}"
-        speaker = f"{item.speaker} ({item.called})" if item.speaker and item.called else item.speaker
+        speaker = item.speaker
         dated = item.kind not in TIMELESS
         e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
                   at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),

@@ -9,8 +9,7 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
 - **speaker**: the question names a speaker of the chat ("What sports does Tamsin play?"): her
   own turns hold 93-96 % of the evidence of such REALTALK questions; the other speaker's turns
   in the default's top 10 of the questions that name one speaker were evidence 1.1 % of the
-  time (10 of 883), hers 11.8 % (measured with the weight at 0.06). A question may name her by
-  what the other speaker calls her ("Bex" for the speaker "Dagny": ``addressed.py``);
+  time (10 of 883), hers 11.8 % (measured with the weight at 0.06);
 - **role**: the question speaks of the asker only ("my", "I") or of the one addressed only
   ("you said"): the ``user``'s or the ``assistant``'s turns (LongMemEval's evidence is in the
   user's turns);
@@ -50,11 +49,10 @@ from ..extraction.keys import canonical_key, key_tokens
 from ..extraction.names import split_sentences
 from ..keyword.tokens import STOPWORDS, tokenize
 from ..routing.who import in_first_person
-from .addressed import addressed
 from .fusion import Fused
 
 __all__ = [
-    "DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "called_speakers", "lean", "name_tokens", "said_form",
+    "DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "lean", "name_tokens", "said_form",
     "speaker_keys", "speaks_of_self",
 ]  # fmt: skip
 
@@ -66,8 +64,6 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 _FUZZY_MIN = 5
 _FUZZY_RATIO = 0.85
 _MEMO_CHARS = 1000
-_CALLED_TURNS = 80
-"""Candidates read for the names a chat's speakers call each other (``addressed.py``)."""
 
 
 Leanings = LeanConfig
@@ -188,35 +184,6 @@ def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Map
     return any(_spelled_alike(n, k) for n in question.names for k in keys if " " not in k)
 
 
-def called_speakers(
-    question: QuestionLeanings, fused: Sequence[Fused], rows: Mapping[str, Mapping[str, Any]], roles: Mapping[str, str]
-) -> dict[str, str]:
-    """The speakers the question names by what the other speaker calls them (``addressed.py``):
-    ``{speaker as stored: the name's token}``, read from the first ``_CALLED_TURNS``
-    candidates, for the question's names that neither of a two-person chat's speakers has.
-
-    Example: the question "What are Bex's hobbies?" over turns where Tamsin writes "Hey Bex!"
-    and "Thanks for the tip Bex." to the speaker "Dagny" gives ``{"Dagny": "bex"}``."""
-    names = [n for n in question.names if len(n) >= 3 and n not in STOPWORDS]
-    if not names:
-        return {}
-    turns: list[tuple[str, str]] = []
-    people: dict[str, tuple[str, ...]] = {}
-    stored: dict[str, str] = {}
-    for f in fused[:_CALLED_TURNS]:
-        row = rows.get(f.id) or {}
-        keys = speaker_keys(speaker := row.get("speaker"))
-        text = row.get("text")
-        if keys and keys[0] not in roles and isinstance(text, str):
-            people[keys[0]] = keys
-            stored.setdefault(keys[0], str(speaker))
-            turns.append((keys[0], text))
-    if len(people) != 2:
-        return {}
-    names = [n for n in names if not any(n in k or _spelled_alike(n, x) for k in people.values() for x in k)]
-    return {stored[key]: name for name, key in addressed(names, turns).items()} if names else {}
-
-
 def _spelled_alike(a: str, b: str) -> bool:
     """Two names of five letters or more with the same first letter and the same consonants in
     order (vowels and doubled letters aside: "Yusra", "Yousra", "Yusraa"; "Halvard",
@@ -278,7 +245,6 @@ def lean(
     *,
     roles: Mapping[str, str] | None = None,
     trace: dict[str, dict[str, float]] | None = None,
-    called: Mapping[str, str] | None = None,
 ) -> list[Fused]:
     """``fused`` with each candidate's leanings added to its score, re-sorted.
 
@@ -292,8 +258,6 @@ def lean(
         roles: speaker value (case-folded) → role, for the role leaning (``routing/who.py``).
         trace: when given, filled with what each leaning added to (or took from) each candidate
             it touched: ``{id: {"speaker": 0.2, "impersonal": -0.05, ...}}`` (``explain()``).
-        called: :func:`called_speakers` when the caller read them already (a search leans
-            twice and reads them once); None reads them from ``fused``.
 
     Returns:
         New ``Fused`` items (score changed, everything else kept), best first, ties as in fusion.
@@ -302,9 +266,6 @@ def lean(
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
-    if called is None:
-        called = called_speakers(question, fused, rows, roles or {}) if weights.speaker else {}
-    named_by = {speaker_keys(s)[0] for s in called}
 
     def give(i: str, leaning: str, x: float) -> None:
         adds[i] += x
@@ -317,7 +278,7 @@ def lean(
         if weights.speaker and keys:
             hit = named.get(keys)
             if hit is None:
-                hit = named[keys] = keys[0] in named_by or _names_speaker(question, keys, roles or {})
+                hit = named[keys] = _names_speaker(question, keys, roles or {})
             if hit:
                 give(f.id, "speaker", weights.speaker)
         if weights.role and question.role and keys and (roles or {}).get(keys[0]) == question.role:

@@ -21,7 +21,7 @@ from ..evolution.recency import recency_weighted
 from ..models import Hit
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse, reliabilities
-from ..ranking.leanings import DAY, QuestionLeanings, called_speakers, lean, name_tokens, said_form
+from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
 from ..ranking.rerank import NoReranker, rerank
 from ..routing.router import Plan
 from ..routing.who import ASSISTANT_ROLES, USER_ROLES
@@ -109,8 +109,6 @@ class Retrieval:
     """What the question leaned on (the adjustments' input)."""
     leaned: dict[str, dict[str, float]] = field(default_factory=dict)
     """With ``trace``: what each adjustment added to (or took from) each candidate."""
-    called: dict[str, str] = field(default_factory=dict)
-    """Speakers the question names by what the other speaker calls them (``leanings.called_speakers``)."""
     stages: list[StageReport] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
@@ -357,10 +355,8 @@ def _adjust(run: _Run) -> None:
     cfg = s.lean.model_copy(update={n: 0.0 for n in ADJUSTMENTS if not s.on(n)} | (
         {"time_explicit": 0.0} if not s.on("time") else {}))  # fmt: skip
     assert out.question is not None
-    if cfg.speaker:  # read once, from the fused candidates (they hold the turns that call)
-        out.called = called_speakers(out.question, out.fused, out.rows, ROLES)
     trace: dict[str, dict[str, float]] = {}
-    out.fused = lean(out.fused, out.rows, out.question, cfg, roles=ROLES, trace=trace, called=out.called)
+    out.fused = lean(out.fused, out.rows, out.question, cfg, roles=ROLES, trace=trace)
     ms = _ms(t)
     for name in ADJUSTMENTS:
         moved = {i: d[name] for i, d in trace.items() if name in d}
@@ -408,7 +404,7 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
     if new:
         assert out.question is not None
         cfg = run.s.lean.model_copy(update={"order": 0.0} | {n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
-        new = lean(new, out.rows, out.question, cfg, roles=ROLES, called=out.called)
+        new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
     merged = [Fused(f.id, f.score + added[f.id], {**f.ranks, "links": ranks[f.id]}, {**f.scores, "links": added[f.id]},
                     f.rerank_score) if f.id in added else f for f in out.fused] + new  # fmt: skip
