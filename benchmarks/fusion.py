@@ -228,18 +228,19 @@ def learned(weights: np.ndarray) -> Ranker:
     return rank
 
 
-def with_leanings(wk: float, wg: float, wl: float = 0.3) -> Ranker:
+def with_leanings(wk: float, wg: float, wl: float = 0.3, strength: float = 0.0, gap: float = 0.5) -> Ranker:
     """The default search's fusion from the dump: ``absolute`` plus the links channel as dumped
     (its weights were computed at the shipped settings) and the leanings (``ranking/leanings.py``)."""
     from falkmem.ranking.candidate import Candidate
-    from falkmem.ranking.fusion import fuse_scores
+    from falkmem.ranking.fusion import fuse_scores, reliabilities
     from falkmem.ranking.leanings import Leanings, QuestionLeanings, lean
     from falkmem.retrieval.pipeline import ROLES
 
     def rank(q: dict[str, Any]) -> list[str]:
         lists = {name: [Candidate(i, float(s), name, n + 1) for n, (i, s) in enumerate(lst)]
                  for name, lst in q["channels"].items()}  # fmt: skip
-        fused = fuse_scores(lists, similarity=q["similarity"], weights={"keyword": wk, "graph": wg, "links": wl},
+        sure = reliabilities(lists, strength=strength, gap=gap)
+        fused = fuse_scores(lists, similarity=q["similarity"], weights={"keyword": wk * sure.get("keyword", 1.0), "graph": wg, "links": wl},
                             units={"keyword": float(q["units"].get("keyword") or 0.0)})  # fmt: skip
         lq = q.get("leanings")
         if not lq:
@@ -265,7 +266,9 @@ class Scheme:
 def schemes() -> list[Scheme]:
     w = (0.25, 0.5, 1.0, 1.5, 2.0)
     grid = tuple({"wk": a, "wg": b} for a, b in product((0.2, 0.3, 0.45, 0.6, 0.8), (0.15, 0.2, 0.3, 0.4)))
+    reliable = tuple({"wk": 0.45, "wg": 0.3, "strength": a, "gap": g} for a in (0.0, 0.7, 1.0) for g in (0.3, 0.4, 0.5, 0.6, 0.8))
     return [
+        Scheme("absolute + links + leanings, keyword reliability (the default)", reliable, with_leanings),
         Scheme("absolute + links + leanings (the default's weights)", grid, with_leanings),
         Scheme("absolute", grid, absolute),
         Scheme("scaled", tuple({"wk": a, "wg": b} for a, b in product((0.4, 0.6, 0.8, 1.0, 1.5), (0.25, 0.5, 1.0))), scaled),
@@ -307,18 +310,21 @@ class Row:
     figures: dict[str, tuple[float, float]]
 
 
-def lodo(data: Mapping[str, Sequence[dict[str, Any]]]) -> tuple[list[Row], dict[str, dict[str, tuple[float, float]]]]:
-    """Each scheme's held-out figures per fold, and the reference rows (single channels, the dump's own default)."""
+def lodo(
+    data: Mapping[str, Sequence[dict[str, Any]]], only: int | None = None
+) -> tuple[list[Row], dict[str, dict[str, tuple[float, float]]]]:
+    """Each scheme's held-out figures per fold, and the reference rows (single channels, the dump's
+    own default). ``only``: the first N schemes (and no learned one)."""
     folds = sorted({fold_of(d) for d in data})
     rows: list[Row] = []
-    for scheme in schemes():
+    for scheme in schemes()[:only]:
         table = {json.dumps(p, sort_keys=True): {d: evaluate(qs, scheme.make(**p)) for d, qs in data.items()}
                  for p in scheme.grid}  # fmt: skip
         for held in folds:
             train = [d for d in data if fold_of(d) != held]
             best = max(table, key=lambda p: (_objective(table[p], train), p))
             rows.append(Row(scheme.name, held, best, {d: table[best][d] for d in data if fold_of(d) == held}))
-    for held in folds:
+    for held in folds if only is None else ():
         train = [d for d in data if fold_of(d) != held]
         fitted = [(x, np.array([1.0 if i in set(q["gold"]) else 0.0 for i in ids]), 1.0 / len(data[d]) / _fold_size(d, train))
                   for d in train for q in data[d] for ids, x in [features(q)]]  # fmt: skip
@@ -380,6 +386,7 @@ def add_parsers(sub: Any) -> None:
     lo = fs.add_parser("lodo", help="each scheme's held-out figures from dumps of every dev dataset")
     lo.add_argument("dumps", nargs="+")
     lo.add_argument("--out", type=Path, default=None, help="also write the table (markdown) here")
+    lo.add_argument("--schemes", type=int, default=None, help="only the first N schemes (1: the default's)")
 
 
 def main(args: Any) -> int:
@@ -410,7 +417,7 @@ def main(args: Any) -> int:
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    rows, reference = lodo(data)
+    rows, reference = lodo(data, args.schemes)
     text = table(rows, reference)
     sys.stdout.write(text + "\n")
     if args.out is not None:

@@ -146,10 +146,13 @@ class FusionConfig(_Config):
     ``rrf``: reciprocal rank fusion (for comparison)."""
     rrf_k: int = Field(default=60, ge=0)
     """Reciprocal rank fusion constant."""
-    reliability: float = Field(default=1.0, ge=0, le=10)
-    """How strongly a channel's weight follows how far its first candidates stand out of its
-    own list (``ranking/fusion.py::standout``): a channel whose best candidates are no better
-    than its tenth says little about this question. 0: fixed weights (as ``off=["reliability"]``)."""
+    reliability: float = Field(default=1.0, ge=0, le=1)
+    """How strongly the keyword channel's weight follows how far its first candidate stands out
+    of its own list (``ranking/fusion.py::standout``): a list whose first is no better than its
+    tenth says little about this question. 0: fixed weights (as ``off=["reliability"]``)."""
+    reliability_gap: float = Field(default=0.5, gt=0, le=1)
+    """The standout (first over tenth, as a share of the first) at which a channel keeps its
+    whole weight; a flatter list keeps that share of it (times ``reliability``)."""
 
 
 class LeanConfig(_Config):

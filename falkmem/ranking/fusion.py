@@ -250,14 +250,41 @@ def fuse(
     return fuse_scores(channels, similarity=similarity, weights=weights, units=units, guard=guard)
 
 
+def standout(hits: Sequence[Candidate], *, reference: int = 10) -> float:
+    """How far a channel's first candidate stands above its ``reference``-th, as a share of the
+    first's score (0: a flat list, 1: the rest score nothing); 1 for a list shorter than that.
+
+    A keyword list whose first memory scores no better than its tenth has matched words that
+    many memories share (a long project chat, where every assistant answer holds the question's
+    words): its order says little about this question.
+
+    Example:
+        >>> standout([Candidate("a", 2.0, "keyword", 1), Candidate("b", 1.0, "keyword", 2)], reference=2)
+        0.5
+    """
+    if len(hits) < reference:
+        return 1.0
+    top, ref = hits[0].score, hits[reference - 1].score
+    return max(0.0, min(1.0, (top - ref) / top)) if top > 0 else 0.0
+
+
 def reliabilities(
     channels: Mapping[str, Sequence[Candidate]],
     *,
-    units: Mapping[str, float] | None = None,
     strength: float = 1.0,
+    gap: float = 0.4,
+    reference: int = 10,
+    channel_names: Sequence[str] = ("keyword",),
 ) -> dict[str, float]:
-    """How much each non-vector channel's evidence is worth in this search, in [0, 1]: a factor
-    on its fusion weight. ``strength`` 0 gives 1 for every channel (fixed weights)."""
+    """What each scored channel's fusion weight is multiplied by in this search, in [0, 1]:
+    ``(1 - strength) + strength * min(1, standout / gap)`` (:func:`standout`), so a channel
+    whose first candidate stands out of its list by ``gap`` or more keeps its whole weight and
+    a flat one keeps ``1 - strength`` of it. ``strength`` 0: fixed weights."""
+    out = {name: 1.0 for name in channels if name != "vector"}
     if strength <= 0:
-        return {name: 1.0 for name in channels if name != "vector"}
-    return {name: 1.0 for name in channels if name != "vector"}
+        return out
+    for name in channel_names:
+        if channels.get(name):
+            share = min(1.0, standout(channels[name], reference=reference) / gap) if gap > 0 else 1.0
+            out[name] = (1.0 - min(strength, 1.0)) + min(strength, 1.0) * share
+    return out

@@ -337,7 +337,8 @@ def _fuse(run: _Run) -> None:
     reliability in this search (``ranking/fusion.py``)."""
     t, s, out = time.perf_counter(), run.s, run.out
     base = {"keyword": s.keyword.weight, "graph": s.graph.weight}
-    sure = reliabilities(run.lists, units=out.units, strength=s.fusion.reliability if s.on("reliability") else 0.0)
+    f = s.fusion
+    sure = reliabilities(run.lists, strength=f.reliability if s.on("reliability") else 0.0, gap=f.reliability_gap)
     out.weights = {name: w * sure.get(name, 1.0) for name, w in base.items() if name in run.lists}
     out.fused = fuse(run.lists, method=s.fusion.method, similarity=out.similarity, weights=out.weights,
                      units=out.units, guard=s.on("guard"), rrf_k=s.fusion.rrf_k)  # fmt: skip
