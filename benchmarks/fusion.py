@@ -43,7 +43,7 @@ def dump(dataset: Any, mem: Any, out: Path, *, k: int = 10, progress: bool = Tru
     ingested in ``mem``); returns how many were written."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    from falkmem.ranking.leanings import asks_only, brevity
+    from falkmem.ranking.leanings import asks_only
 
     n = 0
     with gzip.open(out, "wt", encoding="utf-8") as f:
@@ -58,8 +58,7 @@ def dump(dataset: Any, mem: Any, out: Path, *, k: int = 10, progress: bool = Tru
                     "channels": r.channels, "units": r.units, "similarity": r.similarity,
                     "default": [h.id for h in r.hits],
                     # what the leanings read: each candidate's speaker, time, whether it only asks, how little it says
-                    "rows": {i: [a.get("speaker"), a.get("valid_at"), asks_only(a["text"]) if "text" in a else False,
-                                 brevity(a["text"]) if "text" in a else 0.0]
+                    "rows": {i: [a.get("speaker"), a.get("valid_at"), asks_only(a["text"]) if "text" in a else False]
                              for i, a in r.rows.items()},
                     "leanings": None if lq is None else {
                         "speakers": sorted(lq.speakers), "said": lq.said, "names": list(lq.names), "role": lq.role, "window": lq.window,
@@ -245,7 +244,7 @@ def with_leanings(wk: float, wg: float, wl: float = 0.3, strength: float = 0.0, 
         lq = q.get("leanings")
         if not lq:
             return [f.id for f in fused]
-        rows = {i: {"speaker": r[0], "valid_at": r[1], "asks": r[2], "brief": r[3] if len(r) > 3 else 0.0}
+        rows = {i: {"speaker": r[0], "valid_at": r[1], "asks": r[2]}
                 for i, r in q["rows"].items()}
         question = QuestionLeanings(speakers=frozenset(lq["speakers"]), said=lq.get("said", ""),
                                     names=tuple(lq.get("names", ())), role=lq["role"],

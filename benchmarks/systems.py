@@ -10,7 +10,7 @@ from falkmem.config import STAGES, RouterConfig
 Sweep = Literal["default", "quick", "real", "tune", "ablate", "core"]
 SWEEPS = ("default", "quick", "real", "tune", "ablate", "core")
 
-_LEANINGS = ("speaker", "role", "asks", "brief", "impersonal", "time", "order")
+_LEANINGS = ("speaker", "role", "asks", "impersonal", "time", "order")
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
     # The single-channel baselines rank by their channel alone: no adjustment (speaker, role, asks,
@@ -100,7 +100,7 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
             extra += [
                 System(name, "tune", instance=name, params=INSTANCES[name])
                 for name in ("graph-weight-0.25", "graph-weight-1.0", "keyword-weight-0.4", "keyword-weight-0.8", "tail-weight-1",
-                             "head-weight-3", "seeds-5", "no-guard", "router-cue")
+                             "head-weight-3", "seeds-5", "router-cue")
             ]  # fmt: skip
     elif sweep == "quick":
         extra = [

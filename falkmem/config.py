@@ -20,11 +20,9 @@ STAGES: dict[str, str] = {
     "walk": "graph channel's relational walk over the typed RELATED_TO edges the question names",
     "links": "channel: turns around the first memories and memories sharing a rare identifier",
     "reliability": "fusion: each channel's weight scaled by how far its own list stands out",
-    "guard": "fusion: a memory the vector and keyword channels both rank first goes first",
     "speaker": "adjustment: + the turns of a speaker the question names",
     "role": "adjustment: + the user's (first person) or assistant's (second person) turns",
     "asks": "adjustment: - a memory that only asks",
-    "brief": "adjustment: - a memory that says next to nothing",
     "impersonal": "adjustment: - a chat turn that says nothing of its speaker",
     "time": "adjustment: + memories in the window of a time the question names",
     "order": "adjustment: + the newest (latest) or oldest (first) of the first candidates",
@@ -34,7 +32,7 @@ STAGES: dict[str, str] = {
 """Every stage a search runs, by the name that switches it off (``Settings.off``,
 ``python -m benchmarks run --off``) and that ``explain()`` reports it under."""
 
-ADJUSTMENTS = ("speaker", "role", "asks", "brief", "impersonal", "time", "order")
+ADJUSTMENTS = ("speaker", "role", "asks", "impersonal", "time", "order")
 
 
 class _Config(BaseModel):
@@ -162,8 +160,6 @@ class LeanConfig(_Config):
     speaker: float = Field(default=0.2, ge=0, le=1)
     role: float = Field(default=0.1, ge=0, le=1)
     asks: float = Field(default=0.2, ge=0, le=1)
-    brief: float = Field(default=0.1, ge=0, le=1)
-    """Taken from a memory with at most one content word; half of it with two."""
     impersonal: float = Field(default=0.05, ge=0, le=1)
     time: float = Field(default=0.1, ge=0, le=1)
     """Relative times ("last week"), in a window from a day before to two days after."""

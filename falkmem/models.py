@@ -225,7 +225,7 @@ class Explain(BaseModel):
     """Cosine similarity to the question of the graph and links candidates (fusion adds it)."""
     leanings: dict[str, dict[str, float]] = Field(default_factory=dict)
     """What each leaning added to (or took from) a candidate's fused score (``speaker``, ``role``,
-    ``asks``, ``impersonal``, ``brief``, ``time``, ``order``; ``ranking/leanings.py``); the
+    ``asks``, ``impersonal``, ``time``, ``order``; ``ranking/leanings.py``); the
     ``fused`` scores include them. Candidates no leaning touched are absent."""
     stages: list[StageInfo] = Field(default_factory=list)
     """Every stage in the order it ran, with what it added to each candidate's score."""

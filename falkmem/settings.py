@@ -141,7 +141,7 @@ class Settings(BaseSettings):
     links: LinksConfig = LinksConfig()
     fusion: FusionConfig = FusionConfig()
     lean: LeanConfig = LeanConfig()
-    """The adjustments after fusion (speaker, role, asks, brief, impersonal, time, order)."""
+    """The adjustments after fusion (speaker, role, asks, impersonal, time, order)."""
     packing: PackingConfig = PackingConfig()
     """The signals ``context()`` packs sentences by."""
     off: Annotated[tuple[str, ...], NoDecode] = ()

@@ -58,7 +58,7 @@ def mem(store_path: Path, embedder: SentenceTransformerEmbedder) -> Iterator[Mem
 @pytest.fixture
 def reopened(store_path: Path, embedder: SentenceTransformerEmbedder) -> Callable[..., Memory]:
     """Open the session's store (or ``FALKMEM_TEST_URL``) again with other settings: the same
-    tenants searched by a differently configured ``Memory`` (``with reopened(brief_penalty=0) as m``)."""
+    tenants searched by a differently configured ``Memory`` (``with reopened(off=["links"]) as m``)."""
 
     def open_(**settings: Any) -> Memory:
         url = os.environ.get("FALKMEM_TEST_URL")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..errors import ConfigError
@@ -168,7 +168,6 @@ def fuse_scores(
     similarity: Mapping[str, float] | None = None,
     weights: Mapping[str, float] | None = None,
     units: Mapping[str, float] | None = None,
-    guard: bool = True,
 ) -> list[Fused]:
     """Score-level fusion on absolute scales: the cosine similarity plus what each other channel's
     evidence adds.
@@ -183,8 +182,6 @@ def fuse_scores(
       channel's BM25 divided by the query's idf mass (``retrieval/keyword.py``: a memory that
       holds every searched term once scores about 1, for a two-word question and a twenty-word
       one alike); the graph and links scores are calibrated already (unit 1).
-    - ``guard``: a memory that the vector and the keyword channel both rank first is put first,
-      whatever the others add: evidence two channels agree on is never buried.
 
     No scale is stretched per query (the old fusion scaled the similarities to [0, 1] and BM25 to
     its best hit), so a channel counts as much as its evidence holds: the best BM25 hit of a
@@ -198,7 +195,6 @@ def fuse_scores(
         similarity: cosine similarity of candidates outside the vector channel.
         weights: per-channel weights of the non-vector channels (default 1.0 each).
         units: per-channel unit the score is divided by (default 1.0; a unit <= 0 counts as 1).
-        guard: put the vector+keyword consensus first.
 
     Returns:
         Fused candidates, best first; ties broken by best single-channel rank, then id.
@@ -222,15 +218,6 @@ def fuse_scores(
         unit = unit if unit > 0 and math.isfinite(unit) else 1.0
         contribution[name] = {i: max(h.score, 0.0) / unit for i, h in hits.items()}
     fused = _fuse({**channels, "vector": channels.get("vector", [])}, {**checked, "vector": 1.0}, contribution, ids)
-    if guard:
-        first = {
-            name: min(hits.values(), key=lambda h: (h.rank, h.id)).id for name, hits in best.items() if hits
-        }
-        agreed = first.get("vector")
-        if agreed is not None and first.get("keyword") == agreed and fused and fused[0].id != agreed:
-            top = fused[0].score
-            fused = [f if f.id != agreed else replace(f, score=top + 1e-9) for f in fused]
-            fused.sort(key=_sort_key)
     return fused
 
 
@@ -241,13 +228,12 @@ def fuse(
     similarity: Mapping[str, float] | None = None,
     weights: Mapping[str, float] | None = None,
     units: Mapping[str, float] | None = None,
-    guard: bool = True,
     rrf_k: int = DEFAULT_RRF_K,
 ) -> list[Fused]:
     """The fusion stage: :func:`fuse_scores` (``method="score"``) or :func:`rrf`."""
     if method == "rrf":
         return rrf(channels, k=rrf_k, weights=weights)
-    return fuse_scores(channels, similarity=similarity, weights=weights, units=units, guard=guard)
+    return fuse_scores(channels, similarity=similarity, weights=weights, units=units)
 
 
 def standout(hits: Sequence[Candidate], *, reference: int = 10) -> float:

@@ -15,11 +15,6 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
   user's turns);
 - **asks**: a memory that only asks ("What kind of boats do you like?") states nothing: in
   REALTALK's fused top 10 such turns were evidence 0.9 % of the time, other turns 10.8 %;
-- **brief**: a memory that says next to nothing ("Yeah", "Oh nice", "thats cool": one word
-  besides stopwords and its speaker's name, or two): in REALTALK's fused top 10, turns with at
-  most one such word were evidence 0 times in 157, with two 1.7 % of the time, with four or more
-  11.0 % (the keyword channel ranks a speaker's shortest turns first when the question's only
-  word the chat holds is that speaker's name);
 - **impersonal**: in a chat between people, a turn that says nothing of its speaker (no "I",
   "my", "we", "our": "That sounds amazing Zarek!", "Wow kayaking looks like so much fun"):
   among the first three of REALTALK's fused ranking such turns were evidence 6.0 % of the time,
@@ -47,19 +42,17 @@ from ..config import LeanConfig
 from ..errors import InputError
 from ..extraction.keys import canonical_key, key_tokens
 from ..extraction.names import split_sentences
-from ..keyword.tokens import STOPWORDS, tokenize
 from ..routing.who import in_first_person
 from .fusion import Fused
 
 __all__ = [
-    "DAY", "Leanings", "QuestionLeanings", "asks_only", "brevity", "lean", "name_tokens", "said_form",
+    "DAY", "Leanings", "QuestionLeanings", "asks_only", "lean", "name_tokens", "said_form",
     "speaker_keys", "speaks_of_self",
 ]  # fmt: skip
 
 DAY = 86_400.0
 _SPEAKER_PREFIX = re.compile(r"^\s*[\w .'-]{1,40}:\s+")
 _INTERJECTION_WORDS = 4
-_BRIEF_CHARS = 200
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 _FUZZY_MIN = 5
 _FUZZY_RATIO = 0.85
@@ -136,22 +129,6 @@ def _asks(text: str) -> bool:
     )
 
 
-def brevity(text: str) -> float:
-    """How little a memory says: 1.0 with at most one content word (a word that is not a
-    stopword) after a leading ``Name:``, 0.5 with two, else 0.0.
-
-    Example:
-        >>> brevity("Halvard Brannock: yeah"), brevity("Dagny: Oh nice"), brevity("Zarek: Yoga!")
-        (1.0, 0.5, 1.0)
-        >>> brevity("Tamsin: I've been learning to sail since the spring")
-        0.0
-    """
-    if len(text) > _BRIEF_CHARS:  # far more characters than two words and their stopwords take
-        return 0.0
-    n = _content_words(text)
-    return 1.0 if n <= 1 else 0.5 if n == 2 else 0.0
-
-
 @_short_memo
 def speaks_of_self(text: str) -> bool:
     """Whether a turn says something of its speaker: a word of the first person ("I", "my",
@@ -164,12 +141,6 @@ def speaks_of_self(text: str) -> bool:
         False
     """
     return in_first_person(_SPEAKER_PREFIX.sub("", text, count=1))
-
-
-@lru_cache(maxsize=8192)
-def _content_words(text: str) -> int:
-    body = _SPEAKER_PREFIX.sub("", text, count=1)
-    return sum(1 for w in tokenize(body) if w not in STOPWORDS)
 
 
 def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Mapping[str, str]) -> bool:
@@ -251,7 +222,7 @@ def lean(
     Args:
         fused: the fused candidates.
         rows: their projected rows by id (``speaker``, ``valid_at``; ``text`` when whole: the
-            asks and brief leanings read only whole rows, or an ``asks`` flag and a ``brief``
+            asks leaning reads only whole rows, or an ``asks`` flag
             value computed before).
         question: what the question leans on.
         weights: how much each leaning weighs.
@@ -292,8 +263,6 @@ def lean(
             and row.get("kind", "episode") == "episode" and not speaks_of_self(text)
         ):  # fmt: skip
             give(f.id, "impersonal", -weights.impersonal)
-        if weights.brief and ("brief" in row or text is not None):
-            give(f.id, "brief", -weights.brief * (row["brief"] if "brief" in row else brevity(text or "")))
         at = row.get("valid_at")
         if question.window is not None and isinstance(at, int | float):
             start, end = question.window

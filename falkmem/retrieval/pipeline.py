@@ -1,6 +1,6 @@
 """One search as a list of named stages (``config.STAGES``): route, the channels that propose
 candidates (keyword, vector, graph), fusion, the adjustments that add score deltas (speaker,
-role, asks, brief, impersonal, time, order), the links channel, rerank. Each stage reads its
+role, asks, impersonal, time, order), the links channel, rerank. Each stage reads its
 own config from ``Settings``, can be switched off by name (``Settings.off``) and reports what it
 did (``Retrieval.stages``: ``explain()``). The channels do the I/O; this module orders them.
 """
@@ -341,7 +341,7 @@ def _fuse(run: _Run) -> None:
     sure = reliabilities(run.lists, strength=f.reliability if s.on("reliability") else 0.0, gap=f.reliability_gap)
     out.weights = {name: w * sure.get(name, 1.0) for name, w in base.items() if name in run.lists}
     out.fused = fuse(run.lists, method=s.fusion.method, similarity=out.similarity, weights=out.weights,
-                     units=out.units, guard=s.on("guard"), rrf_k=s.fusion.rrf_k)  # fmt: skip
+                     units=out.units, rrf_k=s.fusion.rrf_k)  # fmt: skip
     run.report("fusion", "fusion", t, candidates=len(out.fused), note=f"weights {out.weights}")
     if run.trace:
         for name, cands in run.lists.items():

@@ -123,22 +123,6 @@ def test_a_channel_counts_what_its_evidence_holds_not_its_rank() -> None:
     assert {f.id: f.score for f in bad}["b"] == pytest.approx(0.5 + 1.5)
 
 
-def test_graph_evidence_cannot_bury_what_vector_and_keyword_agree_on() -> None:
-    channels = {
-        "vector": vec(("a", 0.8), ("b", 0.7), ("c", 0.2)),
-        "keyword": [Candidate("a", 3.0, "keyword", 1)],
-        "graph": [Candidate("x", 9.0, "graph", 1), Candidate("y", 8.5, "graph", 2)],
-    }
-    sims = {"x": 0.79, "y": 0.78}
-    weights = {"keyword": 0.2, "graph": 1.0}
-    assert [f.id for f in fuse_scores(channels, similarity=sims, weights=weights, guard=False)][:3] == [
-        "x",
-        "y",
-        "a",
-    ]
-    assert [f.id for f in fuse_scores(channels, similarity=sims, weights=weights)][:3] == ["a", "x", "y"]
-
-
 def test_weak_graph_hits_add_little() -> None:
     # rank fusion would give the graph's 2nd hit as much as any channel's 2nd; score fusion
     # gives it what its score is worth

@@ -10,7 +10,6 @@ from falkmem.ranking.leanings import (
     Leanings,
     QuestionLeanings,
     asks_only,
-    brevity,
     lean,
     name_tokens,
     said_form,
@@ -40,39 +39,6 @@ def fused(*pairs: tuple[str, float]) -> list[Fused]:
 )
 def test_asks_only(text: str, asks: bool) -> None:
     assert asks_only(text) is asks
-
-
-@pytest.mark.parametrize(
-    ("text", "brief"),
-    [
-        ("Fahim Khan: yeah", 1.0),
-        ("Muhhamed: Good morning", 0.5),
-        ("Kevin: Yoga!", 1.0),
-        ("", 1.0),
-        ("Fahim Khan: thats cool", 0.5),
-        ("Vanessa: I like to watch comedy stuff", 0.0),
-        ("I've been learning to watercolor some landscapes", 0.0),
-        ("Ok " * 100, 0.0),  # long: not read
-    ],
-)
-def test_brevity(text: str, brief: float) -> None:
-    assert brevity(text) == brief
-
-
-def test_a_memory_that_says_next_to_nothing_leans_down() -> None:
-    BRIEF = Leanings(impersonal=0.0)  # "thats cool" says nothing of its speaker either
-    rows = {
-        "yeah": {"text": "Fahim Khan: yeah", "speaker": "Fahim Khan"},
-        "cool": {"text": "Fahim Khan: thats cool", "speaker": "Fahim Khan"},
-        "paint": {"text": "Fahim Khan: I've been learning to watercolor some landscapes", "speaker": "Fahim Khan"},
-    }
-    out = lean(fused(("yeah", 0.50), ("cool", 0.49), ("paint", 0.46)), rows, QuestionLeanings(), BRIEF)
-    assert [f.id for f in out] == ["paint", "cool", "yeah"]
-    assert out[1].score == pytest.approx(0.49 - W.brief / 2) and out[2].score == pytest.approx(0.50 - W.brief)
-    off = lean(fused(("yeah", 0.50), ("paint", 0.46)), rows, QuestionLeanings(), Leanings(brief=0.0, impersonal=0.0))
-    assert [f.id for f in off] == ["yeah", "paint"]
-    flagged = lean(fused(("yeah", 0.50), ("paint", 0.46)), {"yeah": {"brief": 1.0}}, QuestionLeanings(), W)
-    assert [f.id for f in flagged] == ["paint", "yeah"]
 
 
 @pytest.mark.parametrize(
@@ -191,7 +157,7 @@ def test_order_needs_times_a_day_apart() -> None:
 
 def test_zero_weights_change_nothing() -> None:
     rows = {"a": {"speaker": "Kevin", "text": "What?", "valid_at": DAY}}
-    off = Leanings(speaker=0, role=0, asks=0, brief=0, impersonal=0, time=0, time_explicit=0, order=0)
+    off = Leanings(speaker=0, role=0, asks=0, impersonal=0, time=0, time_explicit=0, order=0)
     q = QuestionLeanings(speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest")
     assert lean(fused(("a", 0.5)), rows, q, off) == fused(("a", 0.5))
 
