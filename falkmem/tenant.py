@@ -34,7 +34,6 @@ from .models import (
     ReconcileResult,
     Record,
     SearchResult,
-    StageInfo,
 )
 from .retrieval.filters import FilterArgs, Filters, build_filters, check_filter_names
 from .retrieval.pipeline import Retrieval, RouteArg, retrieve
@@ -364,7 +363,7 @@ class Tenant:
             via={i: list(v) for i, v in r.via.items()}, linked=dict(r.linked), units=dict(r.units),
             similarity=dict(r.similarity), leanings={i: dict(v) for i, v in r.leaned.items()},
             weights=dict(r.weights),
-            stages=[StageInfo(**vars(st)) for st in r.stages],
+            stages=list(r.stages),
         )  # fmt: skip
 
     def context(

@@ -18,7 +18,7 @@ from ..config import ADJUSTMENTS, STAGES, RouterConfig
 from ..embedding.base import embed_checked
 from ..errors import InputError
 from ..evolution.recency import recency_weighted
-from ..models import Hit
+from ..models import Hit, StageInfo
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse, reliabilities
 from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
@@ -58,29 +58,6 @@ _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
 
 
 @dataclass
-class StageReport:
-    """What one stage did in one search (``explain()``).
-
-    Attributes:
-        name: its name in ``config.STAGES`` (``route`` and ``fusion`` always run).
-        kind: ``route``, ``channel``, ``fusion``, ``adjustment`` or ``rerank``.
-        ran: False when it was switched off, or had nothing to do (``note`` says which).
-        ms: its time (a channel run beside another counts its own query).
-        candidates: the candidates a channel proposed, or the memories an adjustment moved.
-        added: with ``trace``: what it added to each memory's score (a channel: its weighted
-            contribution to the fused score; an adjustment: its delta).
-    """
-
-    name: str
-    kind: str
-    ran: bool = True
-    ms: float = 0.0
-    candidates: int = 0
-    note: str = ""
-    added: dict[str, float] = field(default_factory=dict)
-
-
-@dataclass
 class Retrieval:
     """Everything one search computed (the SDK turns it into SearchResult / Explain)."""
 
@@ -109,7 +86,7 @@ class Retrieval:
     """What the question leaned on (the adjustments' input)."""
     leaned: dict[str, dict[str, float]] = field(default_factory=dict)
     """With ``trace``: what each adjustment added to (or took from) each candidate."""
-    stages: list[StageReport] = field(default_factory=list)
+    stages: list[StageInfo] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -160,13 +137,12 @@ class _Run:
         if have is None or (not is_whole(have) and is_whole(row)):
             self.out.rows[row["id"]] = row
 
-    def report(self, name: str, kind: str, start: float | None = None, **fields: Any) -> StageReport:
-        ms = _ms(start) if start is not None else 0.0
-        stage = StageReport(name, kind, ms=ms, **fields)
-        self.out.stages.append(stage)
+    def report(self, name: str, kind: str, start: float | None = None, ms: float = 0.0, **fields: Any) -> None:
+        """Record what stage ``name`` did (``explain().stages``); its time counts from ``start``."""
+        ms = _ms(start) if start is not None else ms
+        self.out.stages.append(StageInfo(name=name, kind=kind, ms=ms, **fields))
         if ms:
             self.out.timings_ms[name] = round(self.out.timings_ms.get(name, 0.0) + ms, 3)
-        return stage
 
 
 def _ms(start: float) -> float:
@@ -315,8 +291,7 @@ def _collect(run: _Run, keyword: Future[tuple[Any, float]] | None, graph: Future
         run.lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
         for a, _ in kw.hits:
             run.keep(a)
-        run.report("keyword", "channel", candidates=len(kw.hits)).ms = ms
-        out.timings_ms["keyword"] = ms
+        run.report("keyword", "channel", ms=ms, candidates=len(kw.hits))
     if graph is not None:
         reached, ms = graph.result()
         run.lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
@@ -325,8 +300,7 @@ def _collect(run: _Run, keyword: Future[tuple[Any, float]] | None, graph: Future
             out.similarity.setdefault(h.row["id"], h.sim)
             out.paths[h.row["id"]] = h.paths
             out.via[h.row["id"]] = h.via
-        run.report("graph", "channel", candidates=len(reached), note=f"walk depth {run.out.plan.depth}").ms = ms
-        out.timings_ms["graph"] = ms
+        run.report("graph", "channel", ms=ms, candidates=len(reached), note=f"walk depth {run.out.plan.depth}")
         if "vector" not in run.wanted:  # the graph ran on the vector neighbours: their similarity counts
             out.similarity.update({a["id"]: sim for a, sim in run.vec if a["id"] in out.similarity})
     out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in run.lists.items()}
@@ -346,8 +320,7 @@ def _fuse(run: _Run) -> None:
     if run.trace:
         for name, cands in run.lists.items():
             w = 1.0 if name == "vector" else out.weights.get(name, 1.0) / (out.units.get(name) or 1.0)
-            out.stages.append(StageReport(name, "contribution", candidates=len(cands),
-                                          added={c.id: round(w * c.score, 6) for c in cands}))  # fmt: skip
+            run.report(name, "contribution", candidates=len(cands), added={c.id: round(w * c.score, 6) for c in cands})
 
 
 def _adjust(run: _Run) -> None:

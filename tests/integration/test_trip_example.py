@@ -83,3 +83,29 @@ def test_a_150_token_context_holds_the_code_the_dates_and_the_new_arrival(trip: 
     for needle in ("LX4K9Q", "April 14", "April 21", "11:40"):
         assert needle in ctx.text, (needle, ctx.text)
     assert ctx.tokens <= 150
+
+
+def test_explain_lists_every_stage_with_what_it_added(trip: Tenant) -> None:
+    from falkmem.config import STAGES
+
+    why = trip.explain(QUESTION, k=5, now=NOW)
+    names = {s.name for s in why.stages}
+    assert set(STAGES) - {"walk", "reliability"} <= names  # the walk and reliability report inside graph/fusion
+    links = next(s for s in why.stages if s.name == "links" and s.kind == "channel")
+    assert links.ran and links.added, links  # the links channel added to the trip's turns
+    role = next(s for s in why.stages if s.name == "role")
+    assert role.kind == "adjustment" and all(v > 0 for v in role.added.values())
+    contribution = {s.name for s in why.stages if s.kind == "contribution"}
+    assert {"vector", "keyword"} <= contribution
+
+
+def test_a_stage_switched_off_by_name_runs_nowhere(trip: Tenant, store_path: Path) -> None:
+    url = os.environ.get("FALKMEM_TEST_URL")
+    kwargs: dict[str, Any] = {"embedder": trip._engine.embedder, "off": ["keyword", "role"]}
+    with Memory(url=url, **kwargs) if url else Memory(store_path, **kwargs) as plain:
+        why = plain.tenant(trip.id).explain(QUESTION, k=5, now=NOW)
+    assert "keyword" not in why.channels
+    role = next(s for s in why.stages if s.name == "role")
+    assert not role.ran and not role.added
+    with pytest.raises(Exception, match="unknown stage"):
+        Memory(store_path, embedder=trip._engine.embedder, off=["no-such-stage"])
