@@ -26,7 +26,7 @@ STAGES: dict[str, str] = {
     "impersonal": "adjustment: - a chat turn that says nothing of its speaker",
     "time": "adjustment: + memories in the window of a time the question names",
     "order": "adjustment: + the newest (latest) or oldest (first) of the first candidates",
-    "recency": "adjustment: newer memories weigh more (off unless recency.weight > 0)",
+    "recency": "adjustment: newer memories weigh more (off unless recency_weight > 0)",
     "rerank": "rerank: a cross-encoder reorders the fused head (when one is configured)",
 }
 """Every stage a search runs, by the name that switches it off (``Settings.off``,
@@ -56,7 +56,9 @@ class VectorConfig(_Config):
     """The vector channel: ``max(overfetch_min, overfetch_factor * k)`` neighbours, then cut."""
 
     overfetch_min: int = Field(default=50, ge=1, le=1000)
+    """The fewest neighbours fetched, whatever ``k``."""
     overfetch_factor: int = Field(default=4, ge=1, le=50)
+    """Neighbours fetched per result asked for (``k``)."""
 
 
 class KeywordConfig(_Config):
@@ -158,14 +160,20 @@ class LeanConfig(_Config):
     0 turns one off, as naming it in ``Settings.off`` does."""
 
     speaker: float = Field(default=0.2, ge=0, le=1)
+    """Added to the turns of a speaker the question names."""
     role: float = Field(default=0.1, ge=0, le=1)
+    """Added to the user's turns for a question in the first person ("my", "I"), or the
+    assistant's for one in the second person."""
     asks: float = Field(default=0.2, ge=0, le=1)
+    """Taken from a memory that only asks (a question, nothing stated)."""
     impersonal: float = Field(default=0.05, ge=0, le=1)
+    """Taken from a turn of a chat between people that says nothing of its speaker (no "I", "my", "we")."""
     time: float = Field(default=0.1, ge=0, le=1)
     """Relative times ("last week"), in a window from a day before to two days after."""
     time_explicit: float = Field(default=0.5, ge=0, le=1)
     """Written-out dates ("on 23.01.2024", "in May 2023")."""
     order: float = Field(default=0.1, ge=0, le=1)
+    """Added to the newest (a question about the latest state) or oldest ("first") candidates."""
     order_top: int = Field(default=20, ge=1, le=200)
     """The order adjustment ranks the times of the first ``order_top`` candidates only."""
 

@@ -6,18 +6,19 @@ import os
 import sys
 import time
 
-# (id, session, kind, text). The kind matters to the graph: a fact or an event is about what it
-# names; an episode (a chat turn, the default kind) is not about its first sentence.
+# (id, session, kind, speaker, text). The kind matters to the graph: a fact or an event is about
+# what it names; an episode (a chat turn, the default kind) is not about its first sentence. Only
+# the trip was told in a chat, by the user: those memories have a speaker, the facts have none.
 MEMORIES = [
-    ("helios-1", "s1", "fact", "Atlas team built Project Helios."),
-    ("helios-2", "s1", "fact", "Priya Chandran leads the Atlas team."),
-    ("helios-3", "s1", "fact", "The Atlas team is based in the Bangalore office."),
-    ("helios-4", "s2", "fact", "Priya Chandran reports to Marcus Webb."),
-    ("helios-5", "s2", "fact", "Marcus Webb is the VP of Engineering."),
-    ("trip-1", "s3", "event", "Booked flight UA 837 to Tokyo, confirmation code QX7RTP."),
-    ("trip-2", "s4", "event", "The Tokyo trip runs from March 3 to March 10."),
-    ("trip-3", "s5", "event", "UA 837 is delayed; the new arrival time is 12:15."),
-    ("pref-1", "s6", "preference", "Dana prefers aisle seats and vegetarian meals."),
+    ("helios-1", "s1", "fact", None, "Atlas team built Project Helios."),
+    ("helios-2", "s1", "fact", None, "Priya Chandran leads the Atlas team."),
+    ("helios-3", "s1", "fact", None, "The Atlas team is based in the Bangalore office."),
+    ("helios-4", "s2", "fact", None, "Priya Chandran reports to Marcus Webb."),
+    ("helios-5", "s2", "fact", None, "Marcus Webb is the VP of Engineering."),
+    ("trip-1", "s3", "event", "user", "Booked flight UA 837 to Tokyo, confirmation code QX7RTP."),
+    ("trip-2", "s4", "event", "user", "The Tokyo trip runs from March 3 to March 10."),
+    ("trip-3", "s5", "event", "user", "UA 837 is delayed; the new arrival time is 12:15."),
+    ("pref-1", "s6", "preference", None, "Dana prefers aisle seats and vegetarian meals."),
 ]
 
 QUESTIONS = [
@@ -41,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         demo = mem.tenant("demo")
         result = demo.add_many(
             [
-                {"id": i, "session": s, "kind": kind, "text": t, "speaker": "dana"}
-                for i, s, kind, t in MEMORIES
+                {"id": i, "session": s, "kind": kind, "text": t} | ({"speaker": who} if who else {})
+                for i, s, kind, who, t in MEMORIES
             ]
         )
         print(f"remembered {len(result.added)} new memories ({len(result.skipped)} already known)\n")

@@ -109,10 +109,6 @@ class Settings(BaseSettings):
 
     ef_runtime: int = Field(default=100, ge=10, le=1000)
     """HNSW efRuntime of each tenant's vector index (fixed at index creation)."""
-    overfetch_min: int = Field(default=50, ge=1, le=1000)
-    """The vector route fetches max(overfetch_min, overfetch_factor * k) neighbours, then cuts."""
-    overfetch_factor: int = Field(default=4, ge=1, le=50)
-    """See ``overfetch_min``."""
 
     max_text_chars: int = Field(default=32_000, gt=0)
     """Largest memory text accepted."""

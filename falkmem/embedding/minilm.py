@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from .base import Embedder
+from .quiet import quiet_model_loading
 
 
 def minilm_path() -> Path:
@@ -61,7 +62,8 @@ class SentenceTransformerEmbedder:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 from sentence_transformers import SentenceTransformer
 
-                self._model = SentenceTransformer(self._path, device="cpu")
+                with quiet_model_loading():
+                    self._model = SentenceTransformer(self._path, device="cpu")
                 dim = (
                     self._model.get_embedding_dimension()
                     if hasattr(self._model, "get_embedding_dimension")

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from .quiet import quiet_model_loading
 
 log = logging.getLogger("falkmem.embedding")
 
@@ -118,7 +119,8 @@ def _export_fp32(model_dir: Path, out: Path) -> None:
             return torch.nn.functional.normalize(mean, p=2, dim=1)
 
     try:
-        model = Pooled(AutoModel.from_pretrained(str(model_dir), attn_implementation="eager")).eval()
+        with quiet_model_loading():
+            model = Pooled(AutoModel.from_pretrained(str(model_dir), attn_implementation="eager")).eval()
         dummy = torch.ones(2, 8, dtype=torch.long)
         axes = {0: "batch", 1: "tokens"}
         with torch.no_grad(), warnings.catch_warnings():

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from ..embedding.quiet import quiet_model_loading
 from ..errors import ConfigError, InputError, RerankError
 from .fusion import Fused
 
@@ -116,7 +117,8 @@ class CrossEncoderReranker:
                     "pip install 'falkmem[rerank]', or set reranker='none'"
                 ) from exc
             try:
-                self._encoder = CrossEncoder(self.model, max_length=self.max_length, device=self.device)
+                with quiet_model_loading():
+                    self._encoder = CrossEncoder(self.model, max_length=self.max_length, device=self.device)
             except Exception as exc:  # any loader failure (OSError, ValueError, HF errors...)
                 raise RerankError(
                     f"{self.name} failed to load ({type(exc).__name__}). Give the path of a "

@@ -1,4 +1,4 @@
-"""Every limit in the README's "Limits" table is enforced with an error naming the field,
+"""Every limit in the "Input limits" table of docs/limits.md is enforced with an error naming the field,
 and nothing is written (the tenant graph's fingerprint is unchanged)."""
 
 from __future__ import annotations

@@ -93,3 +93,10 @@ def test_the_check_finds_names_in_any_case_and_accent(tmp_path: Path) -> None:
     assert _hits(_title("The King on Main Street"), fold=True, files=[f]) == [f"example.py:2: {lines[1]}"]
     assert _hits(_speaker("Emi"), fold=False, files=[f]) == [f"example.py:1: {lines[0]}"]
     assert not _hits(_title("Izgoy"), fold=True, files=[f])
+
+
+@pytest.mark.parametrize("name", DEV_NAMES + SPEAKERS)
+def test_no_dev_name_in_the_readme(name: str) -> None:
+    pattern = _speaker(name) if name in SPEAKERS else _title(name)
+    hits = _hits(pattern, fold=name not in SPEAKERS, files=[ROOT / "README.md"])
+    assert not hits, f"dev-set name {name!r} in the README (use an invented one):\n" + "\n".join(hits)
