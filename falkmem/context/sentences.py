@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from ..extraction.lexicon import is_abbreviation
 from ..keyword.stem import stem_set
-from ..keyword.tokens import STOPWORDS, tokenize
+from ..text.tokens import STOPWORDS, tokenize
 
 __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "name_key", "names_in", "one_line"]
 

@@ -35,7 +35,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..keyword.stem import stem
-from ..keyword.tokens import query_terms, tokenize
+from ..keyword.tokens import query_terms
+from ..text.tokens import tokenize
 from .sentences import Analysis, Sentence
 
 __all__ = ["Query", "Weights", "asks_for", "chain_names", "read_query"]

@@ -47,8 +47,8 @@ from typing import Any, Literal
 from ..errors import InputError
 from ..extraction.keys import canonical_key, key_tokens
 from ..extraction.names import split_sentences
-from ..keyword.tokens import STOPWORDS, tokenize
 from ..routing.who import in_first_person
+from ..text.tokens import STOPWORDS, tokenize
 from .addressed import addressed
 from .fusion import Fused
 
