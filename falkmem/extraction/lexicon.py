@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from ..text.keys import APOSTROPHES
 from .vocab import EntityType
 
 
@@ -49,10 +48,6 @@ NOT_NAMES = (
     | WEEKDAYS
     | frozenset(MONTHS)
 )
-
-APOSTROPHES = re.compile(r"['\u2019\u02bc\u2018`\u00b4]")
-"""Every character written as an apostrophe: keys drop them ("O'Brien" -> "obrien"), and so
-does the contraction test ("I’m", "Iʼm", "I'm" are "im")."""
 
 # English contractions, apostrophe dropped: "I’m", "Theres", "Youll" are never names, with or
 # without the apostrophe (chat writes both; a key keeps no apostrophe), and never known entities.

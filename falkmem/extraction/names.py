@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..text.keys import canonical_key
 from .common import is_common_word
-from .keys import canonical_key
 from .lexicon import (
     CONNECTORS,
     HEAD_NOUNS,

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .keys import canonical_key
+from ..text.keys import canonical_key
 from .lexicon import (
     MONTH_NAMES,
     MONTHS,

@@ -7,8 +7,9 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ..errors import InputError
+from ..text.keys import canonical_key
 from .head import title_line
-from .keys import canonical_key, lookup_relation
+from .keys import lookup_relation
 from .known import KnownEntities
 from .lexicon import ROLE_COPULA
 from .names import capitalised_inside, name_spans, quoted_spans, split_sentences

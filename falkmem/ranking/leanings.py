@@ -45,9 +45,9 @@ from functools import lru_cache, wraps
 from typing import Any, Literal
 
 from ..errors import InputError
-from ..extraction.keys import canonical_key, key_tokens
 from ..extraction.names import split_sentences
 from ..routing.who import in_first_person
+from ..text.keys import canonical_key, key_tokens
 from ..text.tokens import STOPWORDS, tokenize
 from .addressed import addressed
 from .fusion import Fused
