@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from ..extraction.lexicon import is_abbreviation
 from ..keyword.stem import stem_set
+from ..text.dates import MONTHS, WEEKDAY_NAMES
 from ..text.tokens import STOPWORDS, tokenize
 
 __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "name_key", "names_in", "one_line"]
@@ -50,11 +51,9 @@ _NUMBER_WORDS = frozenset(
 _COUNTS = _NUMBER_WORDS | {"single"}
 """Words that state a count: with the tokens holding a digit, what ``Sentence.digits`` compares
 ("a single free night" and "two free nights" say different things)."""
-_DATE_WORDS = frozenset(
-    """jan january feb february mar march apr april may jun june jul july aug august sep sept september
-    oct october nov november dec december monday tuesday wednesday thursday friday saturday sunday
-    yesterday today tomorrow tonight week weekend month year century decade spring summer autumn fall
-    winter""".split()  # noqa: SIM905 - a word block reads better than quoted strings
+_DATE_WORDS = frozenset(MONTHS).union(
+    WEEKDAY_NAMES,
+    ["yesterday", "today", "tomorrow", "tonight", "week", "weekend", "month", "year", "century", "decade", "spring", "summer", "autumn", "fall", "winter"],
 )
 _NAME = re.compile(r"(?<=\s)(?:[A-Z][\w'’-]*[a-z0-9]|[A-Z]{2,}\b)")
 """A capitalised word that is not a sentence's first (a name), or an acronym."""

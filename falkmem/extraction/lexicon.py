@@ -1,7 +1,8 @@
-"""Word lists the rule extractor uses: stop words, head nouns, type cues, months, role words."""
+"""Word lists the rule extractor uses: stop words, head nouns, type cues, role words."""
 
 from __future__ import annotations
 
+from ..text.dates import MONTHS, WEEKDAYS
 from ..text.keys import APOSTROPHES
 from .vocab import EntityType
 
@@ -11,41 +12,13 @@ def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-MONTHS: dict[str, int] = {
-    name: i + 1
-    for i, names in enumerate(
-        [
-            "january jan",
-            "february feb",
-            "march mar",
-            "april apr",
-            "may",
-            "june jun",
-            "july jul",
-            "august aug",
-            "september sep sept",
-            "october oct",
-            "november nov",
-            "december dec",
-        ]
-    )
-    for name in names.split()
-}
-MONTH_NAMES = [
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-]  # fmt: skip
-WEEKDAYS = words(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun"
-)
-
 # Capitalised words that are never names on their own (they split a capitalised run).
 NOT_NAMES = (
     words(
         "i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc "
         "hi hello hey dear thanks thank yes no yeah nope sure please dr mr mrs ms prof"
     )
-    | WEEKDAYS
+    | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
 )
 
