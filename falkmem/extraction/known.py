@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..text.keys import canonical_key, fold_accents, key_of, key_tokens
+from ..text.sentences import is_abbreviation
 from .common import is_common_word
-from .lexicon import CONTRACTIONS, is_abbreviation, words
+from .lexicon import CONTRACTIONS, words
 
 __all__ = ["KnownEntities", "KnownMatch"]
 

@@ -173,17 +173,3 @@ ROLE_COPULA = words(
     "appointed promoted to serves served serving works worked working acts acted currently "
     "also still interim acting"
 )
-ABBREVIATIONS = words(
-    "mr mrs ms dr prof st inc ltd co corp jr sr vs etc e.g i.e cf approx dept est univ no nos fig "
-    "vol vols al mt ft gen col lt sgt capt rev hon "
-    "jan feb mar apr jun jul aug sep sept oct nov dec a.m p.m u.s u.k"
-)
-"""Words that end in a full stop without ending the sentence: the one list of the extractor's
-sentence splitter (names.py), its sentence-opener check (known.py) and the context packer's
-sentence cutter (context/sentences.py)."""
-
-
-def is_abbreviation(word: str) -> bool:
-    """Whether a full stop after ``word`` (case-folded, without the stop) ends an abbreviation
-    ("Mr.", "etc.") or an initial ("J."), not a sentence."""
-    return word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())
