@@ -12,9 +12,9 @@ from typing import Literal
 
 from ..config import PackingConfig
 from ..errors import InputError
-from ..keyword.tokens import tokenize
 from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
+from ..text.tokens import tokenize
 from .render import day, legend_line, local_day, utc
 from .select import Entry, Meter, Selected, score_entry, select
 from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, name_key

@@ -24,7 +24,7 @@ from datetime import UTC, datetime, tzinfo
 
 from ..config import PackingConfig
 from ..keyword.stem import stem
-from ..keyword.tokens import tokenize
+from ..text.tokens import tokenize
 from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, local_day, stamp, triple_text
 from .sentences import Analysis, Sentence
 from .signals import Query

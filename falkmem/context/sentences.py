@@ -6,8 +6,7 @@ asks for them, then kept with the memory's analysis. Analyses are kept in a boun
 keyed by text (:func:`analyse`): a memory that comes back among the next question's
 candidates costs a lookup. The packer asks for the features of the sentences that share a
 word prefix with the question or name a bridge entity (and of first sentences); the others
-are only cut and counted. Cutting is rule-based (a regex with guards for abbreviations and
-initials) because it runs at query time on memories of any length.
+are only cut (``text/sentences.py``) and counted.
 """
 
 from __future__ import annotations
@@ -17,9 +16,10 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from ..extraction.lexicon import is_abbreviation
 from ..keyword.stem import stem_set
-from ..keyword.tokens import STOPWORDS, tokenize
+from ..text.dates import MONTHS, WEEKDAY_NAMES
+from ..text.sentences import split_sentences
+from ..text.tokens import STOPWORDS, tokenize
 
 __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "name_key", "names_in", "one_line"]
 
@@ -27,11 +27,6 @@ ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
 _TITLE_MAX_CHARS = 120
 _WS = re.compile(r"\s+")
-# A sentence ends after . ! ? … (and closing quotes or brackets) followed by white space, or at
-# a line break. The match opens with the end mark or the line break itself: a pattern that opens
-# with one character class is scanned for it at C speed (one opening with a look-behind, or with
-# optional spaces, is tried at every position: 3x slower on a 500-character passage).
-_END = re.compile(r"[.!?…\n](?:(?<=\n)\s*|([\"'”’)\]]*)[ \t]+)")
 _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
 """Heading marks and bullets, found after the line break that opens their line: a pattern
 opening with a literal is scanned for it at C speed (one anchored with ``^`` under MULTILINE is
@@ -50,11 +45,9 @@ _NUMBER_WORDS = frozenset(
 _COUNTS = _NUMBER_WORDS | {"single"}
 """Words that state a count: with the tokens holding a digit, what ``Sentence.digits`` compares
 ("a single free night" and "two free nights" say different things)."""
-_DATE_WORDS = frozenset(
-    """jan january feb february mar march apr april may jun june jul july aug august sep sept september
-    oct october nov november dec december monday tuesday wednesday thursday friday saturday sunday
-    yesterday today tomorrow tonight week weekend month year century decade spring summer autumn fall
-    winter""".split()  # noqa: SIM905 - a word block reads better than quoted strings
+_DATE_WORDS = frozenset(MONTHS).union(
+    WEEKDAY_NAMES,
+    ["yesterday", "today", "tomorrow", "tonight", "week", "weekend", "month", "year", "century", "decade", "spring", "summer", "autumn", "fall", "winter"],
 )
 _NAME = re.compile(r"(?<=\s)(?:[A-Z][\w'’-]*[a-z0-9]|[A-Z]{2,}\b)")
 """A capitalised word that is not a sentence's first (a name), or an acronym."""
@@ -239,34 +232,6 @@ def names_in(text: str) -> list[str]:
     return [w for m in _CAPITALISED.findall(text) if (w := m.lower().rstrip("'’-")) not in STOPWORDS]
 
 
-def _cut(body: str) -> list[str]:
-    """The sentences of a text: cut at line breaks, and after a sentence end unless the word
-    there is an abbreviation or an initial (``J. Arthur Penrow``, ``U.S. Route``)."""
-    out: list[str] = []
-    start = 0
-    for m in _END.finditer(body):
-        mark = m.start()
-        newline = body[mark] == "\n"
-        # the end mark and the quotes or brackets it closes stay with the sentence
-        end = mark if newline else m.end(1)
-        if end <= start:
-            continue
-        if not newline and body[mark] == ".":
-            lo = max(body.rfind(" ", start, mark), body.rfind("\n", start, mark), start - 1) + 1
-            word = body[lo:mark].lower()
-            if is_abbreviation(word):
-                continue
-            if len(word) <= 2 and word.isdigit() and lo == start:
-                continue  # a list item's number ("1. Farm scoring: ..."): not a sentence of its own
-            if m.end() < len(body) and body[m.end()].islower():
-                continue  # "approx. three", "vs. them": a full stop before a lower-case word
-        out.append(body[start:end])
-        start = m.end()
-    if start < len(body):
-        out.append(body[start:])
-    return out
-
-
 def _marked(body: str) -> bool:
     """Whether ``body`` may hold markdown for ``_unmark``: emphasis, or a line that opens with a
     heading mark or a bullet (a hyphen inside a line is no reason to run the substitution)."""
@@ -327,5 +292,5 @@ def analyse(text: str) -> Analysis:
         body = rest
     if _marked(body):
         body = _unmark(body)
-    texts = tuple(t for part in _cut(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t))
+    texts = tuple(t for part in split_sentences(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t))
     return Analysis(title, texts)

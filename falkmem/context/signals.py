@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 
 from ..config import PackingConfig
 from ..keyword.stem import stem
-from ..keyword.tokens import query_terms, tokenize
+from ..keyword.tokens import query_terms
+from ..text.tokens import tokenize
 from .sentences import Analysis, Sentence
 
 __all__ = ["PackingConfig", "Query", "asks_for", "chain_names", "read_query"]

@@ -26,17 +26,17 @@ import functools
 import re
 from datetime import date, timedelta
 
+from ..text.dates import MONTH_ABBREVIATIONS, WEEKDAY_NAMES, WEEKDAYS
+
 __all__ = ["anchor", "day_text", "days_named", "resolve", "unanchor"]
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "a": 1}
 _EXPRESSION = (
     r"the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|last\s+night"
     r"|today|tonight|this\s+(?:morning|afternoon|evening)|tomorrow"
-    r"|(?:last|next)\s+(?:week(?:end)?|month|year|" + "|".join(_WEEKDAYS) + r")"
+    r"|(?:last|next)\s+(?:week(?:end)?|month|year|" + "|".join(WEEKDAY_NAMES) + r")"
     r"|(?:\d{1,2}|one|two|three|four|five|six|seven|a)\s+(?:days?|weeks?|months?|years?)\s+ago"
-    r"|this\s+past\s+(?:" + "|".join(_WEEKDAYS) + r")|this\s+weekend"
+    r"|this\s+past\s+(?:" + "|".join(WEEKDAY_NAMES) + r")|this\s+weekend"
 )
 _RELATIVE = re.compile(
     r"\b(" + _EXPRESSION + r")\b(['’]s\b)?(?!\s*\()",  # not where a bracket follows: "yesterday (May 7)"
@@ -44,10 +44,10 @@ _RELATIVE = re.compile(
 )
 _RELATIVE_LOWER = re.compile(_RELATIVE.pattern)
 """``_RELATIVE`` for lower-cased text (case-blind, it is tried at every position 1.7 times slower)."""
-_DAY = r"\d{1,2} (?:" + "|".join(_MONTHS) + r") \d{4}"
+_DAY = r"\d{1,2} (?:" + "|".join(MONTH_ABBREVIATIONS) + r") \d{4}"
 _ANCHORED = re.compile(
     r"\b((?:" + _EXPRESSION + r")(?:['’]s)?) \((?:" + _DAY + r"|the week(?:end)? (?:before|after|of) " + _DAY
-    + r"|(?:" + "|".join(_MONTHS) + r") \d{4}|\d{4})\)",
+    + r"|(?:" + "|".join(MONTH_ABBREVIATIONS) + r") \d{4}|\d{4})\)",
     re.IGNORECASE,
 )
 _TODAY = frozenset({"today", "tonight", "this morning", "this afternoon", "this evening"})
@@ -55,12 +55,12 @@ _TODAY = frozenset({"today", "tonight", "this morning", "this afternoon", "this 
 
 def day_text(d: date) -> str:
     """``20 May 2023``: how a context writes a day (a line's date, a resolved "yesterday")."""
-    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+    return f"{d.day} {MONTH_ABBREVIATIONS[d.month - 1]} {d.year}"
 
 
 def _month(year: int, month: int) -> str:
     year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return f"{_MONTHS[month - 1]} {year}"
+    return f"{MONTH_ABBREVIATIONS[month - 1]} {year}"
 
 
 def resolve(expression: str, said: date) -> str:
@@ -117,8 +117,8 @@ def _one_day(expression: str, said: date) -> date | None:
         return said - timedelta(days=int(words[0]) if words[0].isdigit() else _COUNT[words[0]])
     if words[:2] == ["this", "past"]:
         words = ["last", words[2]]
-    if len(words) == 2 and words[1] in _WEEKDAYS:
-        target = _WEEKDAYS.index(words[1])
+    if len(words) == 2 and words[1] in WEEKDAY_NAMES:
+        target = WEEKDAYS[words[1]]
         if words[0] == "last":
             return said - timedelta(days=(said.weekday() - target - 1) % 7 + 1)
         return said + timedelta(days=(target - said.weekday() - 1) % 7 + 1)

@@ -1,7 +1,7 @@
 """Entity and relation extraction: the rule-based default, the LLM extractor and their models."""
 
+from ..text.keys import canonical_key as canonical_key
 from .base import Extractor as Extractor
-from .keys import canonical_key as canonical_key
 from .keys import lookup_relation as lookup_relation
 from .keys import normalize_relation as normalize_relation
 from .known import KnownEntities as KnownEntities

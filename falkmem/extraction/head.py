@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .names import split_sentences
+from ..text.sentences import split_sentences
 from .types import EntityMention
 
 __all__ = ["HEAD_CHARS", "TITLE_MAX_CHARS", "TITLE_MAX_WORDS", "head_text", "in_head", "title_line"]
@@ -66,8 +66,8 @@ def head_text(text: str, kind: str = "episode") -> str:
         return " ".join(title.split()).casefold()
     if kind in UNTITLED_WITHOUT_HEAD:
         return ""
-    parts = split_sentences(text[: HEAD_CHARS * 2])
-    first = parts[0][1] if parts else text
+    parts = split_sentences(text[: HEAD_CHARS * 2], clauses=True)
+    first = parts[0] if parts else text
     return " ".join(first[:HEAD_CHARS].split()).casefold()
 
 

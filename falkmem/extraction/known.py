@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..text.keys import canonical_key, fold_accents, key_of, key_tokens
+from ..text.sentences import is_abbreviation
 from .common import is_common_word
-from .keys import canonical_key, key_tokens
-from .lexicon import CONTRACTIONS, is_abbreviation, words
+from .lexicon import CONTRACTIONS, words
 
-__all__ = ["KnownEntities", "KnownMatch", "TextToken", "fold_accents", "tokenize"]
+__all__ = ["KnownEntities", "KnownMatch"]
 
 # Keys that are too common to count as a mention on their own (an entity called "I" or "it").
 _STOP_KEYS = words(
@@ -25,22 +25,13 @@ _EDGE_PUNCT = "\"'`()[]{}<>.,;:!?\u201c\u201d\u2018\u2019*_"
 
 
 @dataclass(frozen=True, slots=True)
-class TextToken:
-    """One canonical token of a text, with the character span of the word it came from."""
-
-    token: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
 class KnownMatch:
     """A known entity found in a text.
 
     Attributes:
         key: the entity's canonical key.
         name: its display name, as registered.
-        start: index of the first canonical token of the match (see ``tokenize``).
+        start: index of the first canonical token of the match (see ``_scan``).
         end: index one past its last token.
         char_start: character offset of the match in the text.
         char_end: character offset one past its end.
@@ -54,24 +45,11 @@ class KnownMatch:
     char_end: int
 
 
-def tokenize(text: str) -> list[TextToken]:
-    """Split a text into canonical tokens (``key_tokens`` per whitespace-separated word).
-
-    A word that canonicalises to several tokens (``"Atlas-Team"``) gives several tokens with
-    the same character span; surrounding punctuation is not part of the span.
-
-    Args:
-        text: any text.
-
-    Returns:
-        The tokens in order.
-    """
-    words, starts, ends = _scan(text)
-    return [TextToken(w, s, e) for w, s, e in zip(words, starts, ends, strict=True)]
-
-
 def _scan(text: str) -> tuple[list[str], list[int], list[int]]:
-    """``tokenize`` as three parallel lists (token, start, end), without a TextToken per token."""
+    """A text's canonical tokens (``key_tokens`` of each whitespace-separated word) as three
+    parallel lists: token, start and end of the word it came from. A word that canonicalises to
+    several tokens (``"Atlas-Team"``) gives several tokens with the same span; surrounding
+    punctuation is not part of the span."""
     words: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -170,12 +148,7 @@ class KnownEntities:
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):
             return False
-        if key in self._names:
-            return True
-        tokens = key_tokens(key)
-        while len(tokens) > 1 and tokens[0] in ("the", "a", "an"):
-            tokens = tokens[1:]
-        return " ".join(tokens) in self._names
+        return key in self._names or key_of(key) in self._names
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
@@ -244,22 +217,6 @@ def _note_size(sizes: dict[str, tuple[int, ...]], first: str, n: int) -> None:
     have = sizes.get(first, ())
     if n not in have:
         sizes[first] = _with_size(have, n)
-
-
-@lru_cache(maxsize=65_536)
-def fold_accents(text: str) -> str:
-    """``text`` without its combining marks (NFKD, marks dropped, NFC): ``"várady"`` →
-    ``"varady"``, ``"beyoncé"`` → ``"beyonce"``; letters that do not decompose (``ø``, ``ł``)
-    stay.
-
-    Example:
-        >>> fold_accents("lac de vérelle")
-        'lac de verelle'
-    """
-    if text.isascii():
-        return text
-    stripped = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFC", stripped)
 
 
 @lru_cache(maxsize=1024)

@@ -1,9 +1,9 @@
-"""Word lists the rule extractor uses: stop words, head nouns, type cues, months, role words."""
+"""Word lists the rule extractor uses: stop words, head nouns, type cues, role words."""
 
 from __future__ import annotations
 
-import re
-
+from ..text.dates import MONTHS, WEEKDAYS
+from ..text.keys import APOSTROPHES
 from .vocab import EntityType
 
 
@@ -12,47 +12,15 @@ def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-MONTHS: dict[str, int] = {
-    name: i + 1
-    for i, names in enumerate(
-        [
-            "january jan",
-            "february feb",
-            "march mar",
-            "april apr",
-            "may",
-            "june jun",
-            "july jul",
-            "august aug",
-            "september sep sept",
-            "october oct",
-            "november nov",
-            "december dec",
-        ]
-    )
-    for name in names.split()
-}
-MONTH_NAMES = [
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-]  # fmt: skip
-WEEKDAYS = words(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun"
-)
-
 # Capitalised words that are never names on their own (they split a capitalised run).
 NOT_NAMES = (
     words(
         "i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc "
         "hi hello hey dear thanks thank yes no yeah nope sure please dr mr mrs ms prof"
     )
-    | WEEKDAYS
+    | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
 )
-
-APOSTROPHES = re.compile(r"['\u2019\u02bc\u2018`\u00b4]")
-"""Every character written as an apostrophe: keys drop them ("O'Brien" -> "obrien"), and so
-does the contraction test ("I’m", "Iʼm", "I'm" are "im")."""
 
 # English contractions, apostrophe dropped: "I’m", "Theres", "Youll" are never names, with or
 # without the apostrophe (chat writes both; a key keeps no apostrophe), and never known entities.
@@ -205,17 +173,3 @@ ROLE_COPULA = words(
     "appointed promoted to serves served serving works worked working acts acted currently "
     "also still interim acting"
 )
-ABBREVIATIONS = words(
-    "mr mrs ms dr prof st inc ltd co corp jr sr vs etc e.g i.e cf approx dept est univ no nos fig "
-    "vol vols al mt ft gen col lt sgt capt rev hon "
-    "jan feb mar apr jun jul aug sep sept oct nov dec a.m p.m u.s u.k"
-)
-"""Words that end in a full stop without ending the sentence: the one list of the extractor's
-sentence splitter (names.py), its sentence-opener check (known.py) and the context packer's
-sentence cutter (context/sentences.py)."""
-
-
-def is_abbreviation(word: str) -> bool:
-    """Whether a full stop after ``word`` (case-folded, without the stop) ends an abbreviation
-    ("Mr.", "etc.") or an initial ("J."), not a sentence."""
-    return word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())

@@ -10,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from falkmem.errors import InputError
 
 from ..llm import InvalidOutput, JsonChat, load_json_object
+from ..text.keys import canonical_key
 from .base import ASSISTANT_SPEAKERS
-from .keys import canonical_key, lookup_relation
+from .keys import lookup_relation
 from .known import KnownEntities
 from .lexicon import words
 from .types import (

@@ -1,12 +1,12 @@
-"""Name finders for the rule extractor: sentences, capitalised runs and quoted names."""
+"""Name finders for the rule extractor: capitalised runs and quoted names."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
+from ..text.keys import canonical_key
 from .common import is_common_word
-from .keys import canonical_key
 from .lexicon import (
     CONNECTORS,
     HEAD_NOUNS,
@@ -17,15 +17,13 @@ from .lexicon import (
     PREFIX_TYPES,
     SENTENCE_STARTERS,
     SUFFIX_TYPES,
-    is_abbreviation,
     is_contraction,
 )
 from .patterns import RANK_NAME, Span
 from .types import EntityType
 
-__all__ = ["capitalised_inside", "name_spans", "quoted_spans", "split_sentences"]
+__all__ = ["capitalised_inside", "name_spans", "quoted_spans"]
 
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+|\s*[;\n]\s*")
 # A word: letters and digits (and "&"), joined by single apostrophes, dots or hyphens.
 _WORD = re.compile(r"[^\W_][\w&]*(?:['\u2019.\-][^\W_][\w&]*)*")
 _QUOTED = re.compile(
@@ -43,39 +41,6 @@ _HONORIFIC_REACH = 5  # "Prof.": an _HONORIFIC match starts this far at most bef
 _APOSTROPHE = re.compile(r"['\u2019]")
 _INITIAL_GAP = re.compile(r"\.[ \t]+")
 _NUMERAL_LETTERS = frozenset("IVX")
-
-
-def split_sentences(text: str) -> list[tuple[int, str]]:
-    """Split a text into sentences.
-
-    A sentence ends at ``.``, ``!`` or ``?`` followed by white space and an upper-case letter,
-    a digit or a quote, unless the word before is a known abbreviation ("Dr.", "Inc.") or an
-    initial ("J."); a line break or a semicolon always ends one.
-
-    Args:
-        text: any text.
-
-    Returns:
-        ``(offset, sentence)`` pairs; ``offset`` is where the sentence starts in ``text``.
-    """
-    out: list[tuple[int, str]] = []
-    start = 0
-    for m in _BOUNDARY.finditer(text):
-        if "\n" not in m.group() and ";" not in m.group():
-            nxt = text[m.end() : m.end() + 1]
-            if nxt and not (nxt.isupper() or nxt.isdigit() or nxt in "\"'\u201c("):
-                continue
-            # the word before the boundary (which follows a "." "!" or "?", never a space)
-            last = text[start : m.start()].rsplit(None, 1)
-            word = last[-1].rstrip(".").casefold() if last else ""
-            if is_abbreviation(word):
-                continue
-        if text[start : m.start()].strip():
-            out.append((start, text[start : m.start()]))
-        start = m.end()
-    if text[start:].strip():
-        out.append((start, text[start:]))
-    return out
 
 
 _Word = re.Match[str]  # a _WORD match: .group() is the word

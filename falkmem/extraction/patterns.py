@@ -6,10 +6,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .keys import canonical_key
+from ..text.dates import MONTH_NAMES, MONTH_WORDS, month_number
+from ..text.keys import canonical_key
 from .lexicon import (
-    MONTH_NAMES,
-    MONTHS,
     ROLE_ACRONYMS,
     ROLE_FUNCTIONS,
     ROLE_HEADS,
@@ -49,19 +48,15 @@ def _span(m: re.Match[str], group: int | str, key_source: str, etype: EntityType
     )
 
 
-# The case-insensitive words of the finders, in lower case: each finder reads them through
-# (?i:...), and its prefilter (below) searches them case-sensitively in _folded(text).
-_MONTH_WORDS = (
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-)
+# The case-insensitive words of the finders (and MONTH_WORDS), in lower case: each finder reads
+# them through (?i:...), and its prefilter (below) searches them case-sensitively in _folded(text).
 _AM_PM = r"[ap]\.?m\.?"
 _CURRENCY_CODES = "USD|EUR|GBP|JPY|INR|CHF|CAD|AUD"  # upper case only
 _CURRENCY_NAMES = "dollars?|euros?|pounds?|yen|rupees?"
 _FLIGHT_CUES = "flights?|flt"
 _ORDER_CUES = "orders?|tickets?|invoices?|case|booking|reservation|receipt|tracking|account|po"
 _CODE_CUES = "code|confirmation|pnr|locator|voucher|coupon|promo|reference|ref"
-_MONTH = rf"(?i:{_MONTH_WORDS})"
+_MONTH = rf"(?i:{MONTH_WORDS})"
 _ORD = r"(?:st|nd|rd|th)?"
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b")
@@ -118,7 +113,7 @@ _DASH_ID = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b")
 _DIGIT = re.compile(r"\d")
 _MONTH_NAME = re.compile("|".join(MONTH_NAMES))  # _MONTH_ALONE's month, case-sensitive
 # In _folded(text):
-_MONTH_WORD = re.compile(_MONTH_WORDS)  # _MONTH_DAY, _DAY_MONTH, _MONTH_YEAR
+_MONTH_WORD = re.compile(MONTH_WORDS)  # _MONTH_DAY, _DAY_MONTH, _MONTH_YEAR
 _AM_PM_WORD = re.compile(_AM_PM)  # _TIME_AMPM
 _CURRENCY_WORD = re.compile(f"{_CURRENCY_CODES.lower()}|{_CURRENCY_NAMES}")  # _AMOUNT_CODE
 _FLIGHT_CUE = re.compile(_FLIGHT_CUES)
@@ -136,12 +131,8 @@ def _folded(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_RE_CASE_FOLD).lower()
 
 
-def _month(token: str) -> int:
-    return MONTHS[token.casefold().rstrip(".")]
-
-
 def _date_key(mon: str, day: str | None, year: str | None) -> str | None:
-    month = _month(mon)
+    month = month_number(mon)
     if day is not None and not 1 <= int(day) <= 31:
         return None
     if year and day:
@@ -203,7 +194,7 @@ def find_patterns(text: str) -> Iterator[Span]:
                 if key is not None:
                     yield _span(m, 0, key, "date")
         for m in _MONTH_YEAR.finditer(text):
-            yield _span(m, 0, f"{m.group('year')}-{_month(m.group('mon')):02d}", "date")
+            yield _span(m, 0, f"{m.group('year')}-{month_number(m.group('mon')):02d}", "date")
     if _MONTH_NAME.search(text) is not None:
         for m in _MONTH_ALONE.finditer(text):
             yield _span(m, "mon", m.group("mon"), "date")

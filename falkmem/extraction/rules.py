@@ -7,11 +7,13 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ..errors import InputError
+from ..text.keys import canonical_key
+from ..text.sentences import split_sentences
 from .head import title_line
-from .keys import canonical_key, lookup_relation
+from .keys import lookup_relation
 from .known import KnownEntities
 from .lexicon import ROLE_COPULA
-from .names import capitalised_inside, name_spans, quoted_spans, split_sentences
+from .names import capitalised_inside, name_spans, quoted_spans
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
 from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS
@@ -126,7 +128,7 @@ class RuleExtractor:
         Returns:
             The extraction (empty for a text without entities).
         """
-        sentences = [s for _, s in split_sentences(text)]
+        sentences = split_sentences(text, clauses=True)
         confirmed: set[str] = set()
         for sentence in sentences:
             confirmed |= capitalised_inside(sentence)

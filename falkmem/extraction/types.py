@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .keys import canonical_key
+from ..text.keys import canonical_key
 from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation
 
 __all__ = [

@@ -1,11 +1,9 @@
-"""Keyword channel helpers: RediSearch-like tokenising, Snowball stemming, BM25 re-scoring."""
+"""Keyword channel helpers: query terms, Snowball stemming, BM25 re-scoring (tokens: ``falkmem.text``)."""
 
 from .bm25 import bm25_idf as bm25_idf
 from .bm25 import bm25_scores as bm25_scores
 from .stem import stem as stem
 from .stem import stem_all as stem_all
-from .tokens import STOPWORDS as STOPWORDS
 from .tokens import query_terms as query_terms
-from .tokens import tokenize as tokenize
 
-__all__ = ["STOPWORDS", "bm25_idf", "bm25_scores", "query_terms", "stem", "stem_all", "tokenize"]
+__all__ = ["bm25_idf", "bm25_scores", "query_terms", "stem", "stem_all"]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import Stemmer
 
-from .tokens import tokenize
+from ..text.tokens import tokenize
 
 __all__ = ["parse_bag", "stem", "stem_all", "stem_bag", "stem_counts", "stem_set"]
 

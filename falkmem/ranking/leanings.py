@@ -40,9 +40,9 @@ from typing import Any, Literal
 
 from ..config import LeanConfig
 from ..errors import InputError
-from ..extraction.keys import canonical_key, key_tokens
-from ..extraction.names import split_sentences
 from ..routing.who import in_first_person
+from ..text.keys import canonical_key, key_tokens
+from ..text.sentences import split_sentences
 from .fusion import Fused
 
 __all__ = [
@@ -123,7 +123,7 @@ def _short_memo(fn: Callable[[str], bool]) -> Callable[[str], bool]:
 @_short_memo
 def _asks(text: str) -> bool:
     body = _SPEAKER_PREFIX.sub("", text, count=1).strip()
-    sentences = [s.strip() for _, s in split_sentences(body) if s.strip()]
+    sentences = [s.strip() for s in split_sentences(body, clauses=True)]
     return bool(sentences) and all(
         s.endswith("?") or len(s.split()) <= _INTERJECTION_WORDS for s in sentences
     )

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
+from ..text.dates import MONTH_WORDS, WEEKDAY_NAMES, WEEKDAYS, month_number
+
 __all__ = ["Order", "TimeRef", "find_order", "find_time"]
 
 Order = Literal["latest", "earliest"]
@@ -58,15 +60,6 @@ class TimeRef:
         return TimeRef(self.start - before, self.end + after, self.text, self.explicit)
 
 
-_MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
-    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
-    "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
-}  # fmt: skip
-_WEEKDAYS = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
-    "thursday": 3, "thu": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5, "sunday": 6, "sun": 6,
-}  # fmt: skip
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2, "couple of": 2,
@@ -74,8 +67,8 @@ _NUMBERS = {
 }  # fmt: skip
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.44, "year": 365.25}
 
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_WEEKDAY_FULL = r"(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MONTH = r"(?P<month>" + MONTH_WORDS + r")\.?"
+_WEEKDAY_FULL = r"(?P<weekday>" + "|".join(WEEKDAY_NAMES) + r")"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(re.escape(k) for k in sorted(_NUMBERS, key=len, reverse=True)) + r")"
@@ -205,7 +198,7 @@ def _resolve(name: str, m: re.Match[str], now: datetime) -> TimeRef | None:
         anchor = find_time(g["rest"], now)
         if anchor is None:
             return None
-        back = (anchor.start.weekday() - _WEEKDAYS[g["weekday"].lower()] - 1) % 7 + 1
+        back = (anchor.start.weekday() - WEEKDAYS[g["weekday"].lower()] - 1) % 7 + 1
         on = anchor.start - timedelta(days=back)
         return TimeRef(on, on + one_day, f"{g['weekday']} before {anchor.text}", anchor.explicit)
     if name in ("iso", "dotted"):
@@ -217,12 +210,12 @@ def _resolve(name: str, m: re.Match[str], now: datetime) -> TimeRef | None:
         d = _day(_year(g["year"]), month, day)
         return TimeRef(d, d + one_day, words, True) if d else None
     if name in ("month_day_year", "day_month_year", "month_day", "day_month"):
-        month, day = _MONTHS[g["month"].lower()], int(g["day"])
+        month, day = month_number(g["month"]), int(g["day"])
         year = int(g["year"]) if g.get("year") else _past_year(month, day, now)
         d = _day(year, month, day)
         return TimeRef(d, d + one_day, words, True) if d else None
     if name in ("month_year", "month"):
-        month = _MONTHS[g["month"].lower()]
+        month = month_number(g["month"])
         year = int(g["year"]) if g.get("year") else _past_year(month, None, now)
         if name == "month" and re.match(r"(?i)next\b", words):
             year = now.year if month > now.month else now.year + 1
@@ -260,7 +253,7 @@ def _resolve(name: str, m: re.Match[str], now: datetime) -> TimeRef | None:
         y = today.year if which == "this" else today.year - 1
         return TimeRef(datetime(y, 1, 1), datetime(y + 1, 1, 1), words, False)
     if name == "weekday":
-        target = _WEEKDAYS[g["weekday"].lower()]
+        target = WEEKDAYS[g["weekday"].lower()]
         back = (today.weekday() - target) % 7
         if back == 0 and g["which"].lower() != "this":
             back = 7

@@ -6,7 +6,7 @@ import pytest
 
 from falkmem.errors import InputError
 from falkmem.extraction import canonical_key, lookup_relation, normalize_relation
-from falkmem.extraction.keys import key_tokens
+from falkmem.text.keys import key_tokens
 
 
 @pytest.mark.parametrize(

@@ -6,13 +6,14 @@ from falkmem.extraction import KnownEntities, patterns
 from falkmem.extraction.lexicon import ROLE_HEADS
 from falkmem.extraction.names import _OPENER, _opens
 from falkmem.extraction.patterns import find_patterns, find_roles
+from falkmem.text.dates import MONTH_WORDS
 
 
 def test_case_insensitive_words_are_written_in_lower_case() -> None:
     # a prefilter searches these case-sensitively in the folded (lower-cased) sentence
     for words in (
         ROLE_HEADS,
-        patterns._MONTH_WORDS,
+        MONTH_WORDS,
         patterns._AM_PM,
         patterns._CURRENCY_NAMES,
         patterns._FLIGHT_CUES,

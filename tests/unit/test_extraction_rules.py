@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from falkmem.extraction import Extraction, Extractor, KnownEntities, LLMExtractor, RuleExtractor
-from falkmem.extraction.names import split_sentences
+from falkmem.text.sentences import split_sentences
 from tests.protocols import assert_implements
 
 RULES = RuleExtractor()
@@ -290,7 +290,7 @@ def test_comention_weights_and_window() -> None:
 
 
 def test_sentence_splitting() -> None:
-    parts = [s for _, s in split_sentences("Dr. Ana Lima met J. Smith. He left.\nNext line; more")]
+    parts = split_sentences("Dr. Ana Lima met J. Smith. He left.\nNext line; more", clauses=True)
     assert parts == ["Dr. Ana Lima met J. Smith.", "He left.", "Next line", "more"]
 
 

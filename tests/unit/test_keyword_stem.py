@@ -10,7 +10,7 @@ import pytest
 
 from falkmem.keyword import stem, stem_all
 from falkmem.keyword.stem import parse_bag, stem_bag, stem_counts
-from falkmem.keyword.tokens import tokenize
+from falkmem.text.tokens import tokenize
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from falkmem.keyword import STOPWORDS, query_terms, tokenize
+from falkmem.keyword import query_terms
+from falkmem.text.tokens import STOPWORDS, tokenize
 
 
 @pytest.mark.parametrize(
