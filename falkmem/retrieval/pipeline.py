@@ -349,7 +349,8 @@ def _links(run: _Run) -> None:
         run.report("links", "channel", ran=False, note="off")
         return
     t = time.perf_counter()
-    seeds = link_seeds(out.fused, out.rows, n=c.seeds, hybrid=out.plan.route == "hybrid")
+    seeds = link_seeds(out.fused, out.rows, n=c.seeds, hybrid=out.plan.route == "hybrid",
+                       graph_weight=out.weights.get("graph", 0.0))  # fmt: skip
     linked = link_search(run.ex, run.graph, run.qvec or [], seeds=seeds, window=c.window, decay=c.decay,
                          rare_max=c.rare_mentions, as_of=run.as_of, filters=run.filters) if seeds else []  # fmt: skip
     run.lists["links"] = [Candidate(h.row["id"], h.weight, "links", i + 1) for i, h in enumerate(linked)]
@@ -386,15 +387,19 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
 
 
 def link_seeds(
-    first: Sequence[Fused], rows: dict[str, dict[str, Any]], *, n: int, hybrid: bool
+    ranked: Sequence[Fused], rows: dict[str, dict[str, Any]], *, n: int, hybrid: bool, graph_weight: float = 0.0
 ) -> list[tuple[str, float]]:
-    """The first ``n`` ranked memories with how far each stands above the field (the score at
-    :data:`LINKS_REFERENCE_RANK`), when the links channel can reach anything from them: one of
-    them is a turn of a session (NEXT), or the route is hybrid (shared identifiers)."""
-    if not first:
+    """The first ``n`` memories by what the vector and keyword evidence and the adjustments say
+    (the graph channel's share, ``graph_weight`` times its score, left out: the links reach the
+    neighbours of what the question's own words find, the graph reaches further on its own), with
+    how far each stands above the field (the score at :data:`LINKS_REFERENCE_RANK`), when the
+    links channel can reach anything from them: one of them is a turn of a session (NEXT), or
+    the route is hybrid (shared identifiers)."""
+    if not ranked:
         return []
-    ref = first[min(LINKS_REFERENCE_RANK, len(first) - 1)].score
-    top = [(f.id, f.score - ref) for f in first[:n] if f.score > ref]
+    own = sorted(((f.score - graph_weight * f.scores.get("graph", 0.0), f.id) for f in ranked), key=lambda x: -x[0])
+    ref = own[min(LINKS_REFERENCE_RANK, len(own) - 1)][0]
+    top = [(i, score - ref) for score, i in own[:n] if score > ref]
     if not hybrid and not any((rows.get(i) or {}).get("session_id") for i, _ in top):
         return []
     return top

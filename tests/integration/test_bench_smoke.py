@@ -27,7 +27,7 @@ def test_smoke_run_writes_report_table_and_plot(tmp_path: Path, capsys: pytest.C
     report = BenchReport.model_validate(json.loads(out.read_text()))
     assert report.seed == 7 and report.size == 200 and report.sweep == "quick"
     assert report.machine.cpu_count >= 1 and report.packages["falkmem"]
-    assert report.settings["graph_weight"] > 0 and "password" not in report.settings
+    assert report.settings["graph"]["weight"] > 0 and "password" not in report.settings
     names = {s.system for s in report.systems}
     assert {"vector-only", "keyword-only", "default (settings)", "always-hybrid hops=1"} <= names
     for s in report.systems:

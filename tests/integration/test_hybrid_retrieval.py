@@ -89,7 +89,7 @@ def test_one_hop_stops_before_the_manager_and_explain_says_where(helios: Tenant,
         "vector",
         "graph",
         "keyword",
-        "fuse",
+        "fusion",
         "rerank",
         "total",
     }
