@@ -28,3 +28,16 @@ def test_the_lazy_names_resolve() -> None:
         assert getattr(falkmem, name) is not None, name
     assert falkmem.Memory.__module__ == "falkmem.memory"
     assert "Memory" in dir(falkmem)
+
+
+def test_falkmem_help_loads_nothing_heavy() -> None:
+    code = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from falkmem.cli.app import cli\n"
+        "assert CliRunner().invoke(cli, ['--help']).exit_code == 0\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    loaded = set(json.loads(out.stdout.splitlines()[-1]))
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
