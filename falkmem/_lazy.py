@@ -1,24 +1,31 @@
-"""``lazy_module``: a module imported on its first attribute access (``importlib.util.LazyLoader``),
-so the command line's subcommands can name the admin modules without loading the engine for
-``falkmem --help``."""
+"""``lazy_module``: a stand-in for a module that imports it on its first attribute access, so the
+command line's subcommands can name the admin modules without loading the engine for
+``falkmem --help``.
+
+Not ``importlib.util.LazyLoader``: its half-made module sits in ``sys.modules``, and any library
+that walks ``sys.modules`` during an import (wordfreq's dependencies do) would execute it there,
+in the middle of another import: a circular import. This stand-in is never in ``sys.modules``.
+"""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from types import ModuleType
+import importlib
+from typing import Any
 
 
-def lazy_module(name: str) -> ModuleType:
-    """The module ``name``, executed when first used (at once if it is already imported)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:  # pragma: no cover - a packaging error
-        raise ImportError(f"no module named {name!r}")
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module
+class _LazyModule:
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<lazy module {self._name!r}>"
+
+
+def lazy_module(name: str) -> Any:
+    """A stand-in for the module ``name``, imported (once, by Python's import system) on first use."""
+    return _LazyModule(name)

@@ -41,3 +41,11 @@ def test_falkmem_help_loads_nothing_heavy() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     loaded = set(json.loads(out.stdout.splitlines()[-1]))
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_the_engine_imports_after_the_command_line() -> None:
+    """What `falkmem mcp` does: the CLI first, then the engine (a lazy stand-in in sys.modules once
+    made this a circular import)."""
+    code = "import falkmem.cli.app, falkmem.memory, falkmem.admin.records, falkmem.admin.stats; print('ok')"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
