@@ -7,98 +7,112 @@ graph; each query is routed to vector search or to vector + graph traversal.
 from __future__ import annotations
 
 import logging
-from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
-from .aio import AsyncMemory as AsyncMemory
-from .aio import AsyncTenant as AsyncTenant
-from .config import RouterConfig as RouterConfig
 from .errors import (
-    ConfigError as ConfigError,
+    ConfigError,
+    ConnectionFailed,
+    CypherFileError,
+    DimensionMismatch,
+    EmbeddingError,
+    ExtractionError,
+    FalkmemError,
+    InputError,
+    InvalidTenantId,
+    LimitExceeded,
+    NotFound,
+    QueryFailed,
+    QueryTimeout,
+    RerankError,
+    StorageError,
+    StoreLocked,
+    TenantError,
+    TenantExists,
+    TenantNotFound,
 )
-from .errors import (
-    ConnectionFailed as ConnectionFailed,
-)
-from .errors import (
-    CypherFileError as CypherFileError,
-)
-from .errors import (
-    DimensionMismatch as DimensionMismatch,
-)
-from .errors import (
-    EmbeddingError as EmbeddingError,
-)
-from .errors import (
-    ExtractionError as ExtractionError,
-)
-from .errors import (
-    FalkmemError as FalkmemError,
-)
-from .errors import (
-    InputError as InputError,
-)
-from .errors import (
-    InvalidTenantId as InvalidTenantId,
-)
-from .errors import (
-    LimitExceeded as LimitExceeded,
-)
-from .errors import (
-    NotFound as NotFound,
-)
-from .errors import (
-    QueryFailed as QueryFailed,
-)
-from .errors import (
-    QueryTimeout as QueryTimeout,
-)
-from .errors import (
-    RerankError as RerankError,
-)
-from .errors import (
-    StorageError as StorageError,
-)
-from .errors import (
-    StoreLocked as StoreLocked,
-)
-from .errors import (
-    TenantError as TenantError,
-)
-from .errors import (
-    TenantExists as TenantExists,
-)
-from .errors import (
-    TenantNotFound as TenantNotFound,
-)
-from .memory import Memory as Memory
-from .models import AddResult as AddResult
-from .models import ConsolidateResult as ConsolidateResult
-from .models import ContextResult as ContextResult
-from .models import ContextSource as ContextSource
-from .models import Explain as Explain
-from .models import ForgetResult as ForgetResult
-from .models import HealthReport as HealthReport
-from .models import History as History
-from .models import HistoryEntry as HistoryEntry
-from .models import Hit as Hit
-from .models import MaintainResult as MaintainResult
-from .models import ReconcileResult as ReconcileResult
-from .models import Record as Record
-from .models import SearchResult as SearchResult
-from .models import StageInfo as StageInfo
-from .routing.router import Plan as Plan
-from .settings import Settings as Settings
-from .storage.cypher import load_all as _load_cypher
-from .tenant import Tenant as Tenant
+
+if TYPE_CHECKING:
+    __version__: str
+    from .aio import AsyncMemory as AsyncMemory
+    from .aio import AsyncTenant as AsyncTenant
+    from .config import RouterConfig as RouterConfig
+    from .memory import Memory as Memory
+    from .models import AddResult as AddResult
+    from .models import ConsolidateResult as ConsolidateResult
+    from .models import ContextResult as ContextResult
+    from .models import ContextSource as ContextSource
+    from .models import Explain as Explain
+    from .models import ForgetResult as ForgetResult
+    from .models import HealthReport as HealthReport
+    from .models import History as History
+    from .models import HistoryEntry as HistoryEntry
+    from .models import Hit as Hit
+    from .models import MaintainResult as MaintainResult
+    from .models import ReconcileResult as ReconcileResult
+    from .models import Record as Record
+    from .models import SearchResult as SearchResult
+    from .models import StageInfo as StageInfo
+    from .routing.router import Plan as Plan
+    from .settings import Settings as Settings
+    from .tenant import Tenant as Tenant
+
+# The rest of the surface is imported on first use (PEP 562), so ``import falkmem`` and
+# ``falkmem --help`` do not pay for the engine, pydantic models, numpy, redis or wordfreq
+# (issue 51: 0.9-1.8 s before). The Cypher files are parsed and checked on the first query
+# (``storage.cypher.load_all``, all of them at once: a broken file still fails before any
+# statement is sent), not at import.
+_LAZY: dict[str, str] = {
+    "AsyncMemory": "aio",
+    "AsyncTenant": "aio",
+    "RouterConfig": "config",
+    "Memory": "memory",
+    "AddResult": "models",
+    "ConsolidateResult": "models",
+    "ContextResult": "models",
+    "ContextSource": "models",
+    "Explain": "models",
+    "ForgetResult": "models",
+    "HealthReport": "models",
+    "History": "models",
+    "HistoryEntry": "models",
+    "Hit": "models",
+    "MaintainResult": "models",
+    "ReconcileResult": "models",
+    "Record": "models",
+    "SearchResult": "models",
+    "StageInfo": "models",
+    "Plan": "routing.router",
+    "Settings": "settings",
+    "Tenant": "tenant",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":  # importlib.metadata alone costs ~0.1 s: read when asked
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value: Any = version("falkmem")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            value = "0.0.0"
+        globals()[name] = value
+        return value
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'falkmem' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # once: later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY) | {"__version__"})
+
 
 logging.getLogger("falkmem").addHandler(logging.NullHandler())
 
-# Every Cypher file is parsed and checked at import: a broken file fails here, not mid-query.
-_load_cypher()
-
-try:
-    __version__ = version("falkmem")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
 
 __all__ = [
     "AddResult",

@@ -15,7 +15,7 @@
     - ``StoreLocked``                another process holds the embedded store
     - ``QueryTimeout``
     - ``QueryFailed``
-  - ``CypherFileError``              a file in ``cypher/`` is malformed (raised at import)
+  - ``CypherFileError``              a file in ``cypher/`` is malformed (raised by the first query)
   - ``EmbeddingError``               the embedder failed or returned bad vectors
   - ``ExtractionError``              an extractor (e.g. the LLM one) failed
   - ``RerankError``                  the configured reranker could not be loaded or run

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..admin.doctor import doctor as run_checks
 from .output import EXIT_FAILURE, emit_json, json_option, state, table
 
 
@@ -22,6 +21,8 @@ def doctor(ctx: click.Context, tenant_ids: tuple[str, ...], as_json: bool) -> No
 
     Exit 1 when a check fails; warnings keep exit 0.
     """
+    from ..admin.doctor import doctor as run_checks
+
     found = run_checks(state(ctx).memory(), tenants=list(tenant_ids) or None)
     ok = all(c.status != "fail" for c in found)
     if as_json:

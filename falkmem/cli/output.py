@@ -9,14 +9,15 @@ import traceback
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..embedding.base import Embedder
 from ..errors import ConfigError, FalkmemError, InputError, NotFound, TenantError
-from ..memory import Memory
-from ..settings import Settings
+
+if TYPE_CHECKING:  # the engine is imported when a command opens the store, not for --help
+    from ..embedding.base import Embedder
+    from ..memory import Memory
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -39,6 +40,9 @@ class State:
     def memory(self) -> Memory:
         """The open Memory (``--url``/``--path`` over ``FALKMEM_*`` over defaults)."""
         if self._mem is None:
+            from ..memory import Memory
+            from ..settings import Settings
+
             settings = Settings.load(url=self.url, path=self.path)
             self._mem = Memory(settings=settings, embedder=self.embedder)
         return self._mem

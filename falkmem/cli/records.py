@@ -5,14 +5,18 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from ..admin import records as bulk
+from .._lazy import lazy_module
 from ..errors import InputError
-from ..ingest.validate import prepare
 from .output import emit_json, state
+
+if TYPE_CHECKING:
+    from ..admin import records as bulk
+else:  # loaded when `falkmem add` runs, not for `falkmem --help`
+    bulk = lazy_module("falkmem.admin.records")
 
 EPILOG = """\b
 Examples:
@@ -97,6 +101,8 @@ def add(
     try:
         if text is not None:
             # one TEXT is checked as Tenant.add checks it: its error names the field, not "line 1"
+            from ..ingest.validate import prepare
+
             prepare({"text": text, "id": record_id, **common}, mem.settings, now=time.time())
             numbered = [(1, {"text": text, "id": record_id, **common})]
         elif text_file is not None:

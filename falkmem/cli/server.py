@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import ConfigError
-from ..settings import Settings, default_data_path
-from ..storage.embedded import EmbeddedServer
 from .output import emit_json, iso, json_option, pairs, state
+
+if TYPE_CHECKING:
+    from ..storage.embedded import EmbeddedServer
 
 
 def _server(ctx: click.Context) -> EmbeddedServer:
+    from ..settings import Settings, default_data_path
+    from ..storage.embedded import EmbeddedServer
+
     st = state(ctx)
     settings = Settings.load(url=st.url, path=st.path)
     if settings.url:

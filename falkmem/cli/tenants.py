@@ -7,14 +7,19 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..admin import acl, stats, transfer
+from .._lazy import lazy_module
 from ..errors import FalkmemError, InputError
 from ..tenancy.ids import validate_tenant_id
 from .output import emit_json, emit_nl, iso, json_option, nl_option, pairs, state, table
+
+if TYPE_CHECKING:
+    from ..admin import acl, stats, transfer
+else:  # loaded when a command runs, not for `falkmem --help`
+    acl, stats, transfer = (lazy_module(f"falkmem.admin.{m}") for m in ("acl", "stats", "transfer"))
 
 TENANT = click.argument("tenant_id", metavar="ID")
 

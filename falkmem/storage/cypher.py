@@ -10,7 +10,8 @@ Each file holds one statement and opens with a header of ``//`` lines::
 ``name`` must equal the file stem; ``mode`` is ``read`` (sent with GRAPH.RO_QUERY) or
 ``write``; ``params`` lists every ``$parameter`` the text uses, and nothing else. The rest
 of the header is the query's docstring. A broken file raises :class:`CypherFileError`
-when falkmem is imported, naming the file and the rule.
+on the first ``query()`` of the process (every file is parsed then,
+once), naming the file and the rule; not at import, which stays cheap.
 """
 
 from __future__ import annotations
