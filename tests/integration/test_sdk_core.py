@@ -41,7 +41,7 @@ def test_add_get_search_count_delete(tenant: Tenant) -> None:
     assert result.ids[0] == "m1"
     assert result[0].score > result[1].score  # higher is better
     s = tenant._engine.settings  # fused score: scaled similarity (0..1) + keyword and graph evidence
-    assert 0.0 < result[0].score <= 1.0 + s.keyword_weight + s.graph_weight * (1 + s.graph_head_weight)
+    assert 0.0 < result[0].score <= 1.0 + s.keyword.weight + s.graph.weight * (1 + s.graph.head_weight)
     assert "embedding" not in result[0].model_dump()
 
     assert tenant.delete("m2") is True
