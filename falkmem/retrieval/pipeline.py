@@ -22,7 +22,7 @@ from ..models import Hit, StageInfo
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse, reliabilities
 from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
-from ..ranking.rerank import NoReranker, rerank
+from ..ranking.rerank import NoReranker, RerankOutcome, rerank
 from ..routing.router import Plan
 from ..routing.who import ASSISTANT_ROLES, USER_ROLES
 from ..settings import Settings, zone
@@ -110,26 +110,27 @@ class _Run:
     qvec: VectorParam | None = None
     vec: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     lists: dict[str, list[Candidate]] = field(default_factory=dict)
+    outcome: RerankOutcome = field(init=False)
+    reranking: bool = field(init=False)
+    sized: int = field(init=False)
+    fetch_k: int = field(init=False)
+    full: int = field(init=False)
+    """The candidates whose whole row a channel returns."""
 
     @property
     def ex(self) -> Executor:
         return self.engine.store.executor
 
-    @property
-    def sized(self) -> int:  # what the channels are sized for (see SAME_RANKING_K)
-        return max(self.k, SAME_RANKING_K)
-
-    @property
-    def fetch_k(self) -> int:
-        return fetch_size(self.k, minimum=self.s.vector.overfetch_min, factor=self.s.vector.overfetch_factor)
-
-    def reranking(self) -> bool:
-        outcome = self.engine.reranker()
-        return self.s.on("rerank") and not isinstance(outcome.reranker, NoReranker) and self.s.rerank_top_n > 0
-
-    @property
-    def full(self) -> int:  # the candidates whose whole row a channel returns
-        return max(WHOLE_ROWS * self.sized, self.s.rerank_top_n if self.reranking() else 0)
+    def __post_init__(self) -> None:
+        # Read once per search: the reranker, the channels' sizes (keyword and vector read them).
+        self.outcome = self.engine.reranker()
+        self.reranking = (
+            self.s.on("rerank") and self.s.rerank_top_n > 0 and not isinstance(self.outcome.reranker, NoReranker)
+        )
+        sized = max(self.k, SAME_RANKING_K)  # what the channels are sized for (see SAME_RANKING_K)
+        self.sized = sized
+        self.fetch_k = fetch_size(self.k, minimum=self.s.vector.overfetch_min, factor=self.s.vector.overfetch_factor)
+        self.full = max(WHOLE_ROWS * sized, self.s.rerank_top_n if self.reranking else 0)
 
     def keep(self, row: dict[str, Any]) -> None:
         """Remember a candidate's row; a whole row replaces an ``{id, valid_at}`` one."""
@@ -417,9 +418,8 @@ def _fill(run: _Run, ids: Sequence[str]) -> None:
 def _rerank(run: _Run) -> None:
     """The cross-encoder over the ranking's head (when one is configured), then recency."""
     t, s, out = time.perf_counter(), run.s, run.out
-    outcome = run.engine.reranker()
+    outcome, on = run.outcome, run.reranking
     out.reranker, out.reranker_note = outcome.reranker.name, outcome.note
-    on = run.reranking()
     if on:
         _fill(run, [f.id for f in out.fused[: s.rerank_top_n]])
     texts = {f.id: str(out.rows[f.id]["text"] or "") for f in out.fused[: s.rerank_top_n] if is_whole(out.rows[f.id])}
