@@ -27,7 +27,8 @@ demo: $(VENV)/.installed-base
 	$(PY) -m falkmem.demo
 
 lint: $(VENV)/.installed-test
-	$(VENV)/bin/ruff check falkmem tests benchmarks
+	$(VENV)/bin/ruff check falkmem tests benchmarks tools
+	$(VENV)/bin/ruff format --check falkmem tests benchmarks tools
 	$(VENV)/bin/mypy falkmem
 
 test: lint

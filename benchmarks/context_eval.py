@@ -208,7 +208,9 @@ def bpe_counter() -> tuple[Callable[[str], int] | None, str | None]:
     return counter.count, "cl100k_base (tiktoken, offline data)"
 
 
-def plain_pack(hits: Sequence[Hit] | Sequence[ContextItem], budget: int, counter: TokenCounter) -> tuple[str, list[str]]:
+def plain_pack(
+    hits: Sequence[Hit] | Sequence[ContextItem], budget: int, counter: TokenCounter
+) -> tuple[str, list[str]]:
     """Whole memories, best first, ``- <text>`` per line; one that does not fit is skipped."""
     lines: list[str] = []
     used: list[str] = []
@@ -484,8 +486,14 @@ def compare_reports(before: ContextReport, after: ContextReport, system: str = C
         key = str(b)
         cells = [(o.cells.get(system, {}).get(key), n.cells.get(system, {}).get(key), o, n) for o, n in pairs]
         both = [(x, y, o, n) for x, y, o, n in cells if x is not None and y is not None]
-        ans_pairs = [(float(y.answer), x.answer) for x, y, _, _ in both if y.answer is not None and x.answer is not None]
-        gold_pairs = [(gold_rendered(n.gold, y.used), gold_rendered(o.gold, x.used)) for x, y, o, n in both if n.gold]
+        ans_pairs = [
+            (float(y.answer), x.answer)
+            for x, y, _, _ in both
+            if y.answer is not None and x.answer is not None
+        ]
+        gold_pairs = [
+            (gold_rendered(n.gold, y.used), gold_rendered(o.gold, x.used)) for x, y, o, n in both if n.gold
+        ]
         if not ans_pairs and not gold_pairs:
             continue
         won = sum(1 for y, x in ans_pairs if y > float(x or 0.0))
@@ -568,7 +576,9 @@ UNBOUNDED = 10**7
 """A budget every candidate fits in: the packer renders all of them, dates and titles included."""
 
 
-def reachable(question: str, items: Sequence[ContextItem], answers: Sequence[str], counter: TokenCounter) -> bool:
+def reachable(
+    question: str, items: Sequence[ContextItem], answers: Sequence[str], counter: TokenCounter
+) -> bool:
     """Whether the answer is in what the packer would show of every candidate (no budget): the
     most any packing of these candidates can reach. LongMemEval's "5.5 weeks" (summed over two
     sessions) or "$75" are in none: no packer wins those, whatever the budget."""
@@ -598,7 +608,9 @@ def replay(
         row: dict[str, dict[str, float | None]] = {}
         for b in budgets:
             t = time.perf_counter()
-            p = pack(q["text"], items, budget_tokens=b, counter=counter, window=q.get("window"), **pack_options)
+            p = pack(
+                q["text"], items, budget_tokens=b, counter=counter, window=q.get("window"), **pack_options
+            )
             ms = (time.perf_counter() - t) * 1000
             plain, plain_ids = plain_pack(items, b, counter)
             row[str(b)] = {
@@ -655,7 +667,9 @@ def replay_table(name: str, res: dict[str, dict[str, dict[str, float | None]]], 
             top = statistics.fmean(x for x, _ in reach)
             extra += (f" | in the candidates {100 * top:.1f}: at most "
                       f"{100 * (top - statistics.fmean(y for _, y in reach)):+.1f} over plain")  # fmt: skip
-        golden = [float(r[key]["reach_gold"] or 0.0) for r in res.values() if r[key].get("reach_gold") is not None]
+        golden = [
+            float(r[key]["reach_gold"] or 0.0) for r in res.values() if r[key].get("reach_gold") is not None
+        ]
         if golden:
             extra += f" ({100 * statistics.fmean(golden):.1f} in the gold memories among them)"
         lines.append(

@@ -86,7 +86,9 @@ def fold_of(dataset: str) -> str:
 
 
 # --- schemes ----------------------------------------------------------------------------------
-def _lists(q: Mapping[str, Any]) -> tuple[list[tuple[str, float]], list[tuple[str, float]], list[tuple[str, float]]]:
+def _lists(
+    q: Mapping[str, Any],
+) -> tuple[list[tuple[str, float]], list[tuple[str, float]], list[tuple[str, float]]]:
     ch = q["channels"]
     return ([(i, float(s)) for i, s in ch.get("vector", [])], [(i, float(s)) for i, s in ch.get("keyword", [])],
             [(i, float(s)) for i, s in ch.get("graph", [])])  # fmt: skip
@@ -109,7 +111,9 @@ def absolute(wk: float, wg: float) -> Ranker:
         _, kw, gr = _lists(q)
         mass = float(q["units"].get("keyword") or 0.0) or 1.0
         kd, gd = dict(kw), dict(gr)
-        return _ranked({i: c + wk * kd.get(i, 0.0) / mass + wg * gd.get(i, 0.0) for i, c in _cosines(q).items()})
+        return _ranked(
+            {i: c + wk * kd.get(i, 0.0) / mass + wg * gd.get(i, 0.0) for i, c in _cosines(q).items()}
+        )
 
     return rank
 
@@ -212,7 +216,9 @@ def fit_logistic(rows: Sequence[tuple[np.ndarray, np.ndarray, float]], l2: float
 
     def loss(b: np.ndarray) -> tuple[float, np.ndarray]:
         p = 1.0 / (1.0 + np.exp(-(x1 @ b)))
-        value = -(w * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))).sum() + l2 * (b[:-1] ** 2).sum()
+        value = (
+            -(w * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))).sum() + l2 * (b[:-1] ** 2).sum()
+        )
         grad = x1.T @ (w * (p - y)) + np.concatenate([2 * l2 * b[:-1], [0.0]])
         return float(value), grad
 
@@ -244,8 +250,7 @@ def with_leanings(wk: float, wg: float, wl: float = 0.3, strength: float = 0.0, 
         lq = q.get("leanings")
         if not lq:
             return [f.id for f in fused]
-        rows = {i: {"speaker": r[0], "valid_at": r[1], "asks": r[2]}
-                for i, r in q["rows"].items()}
+        rows = {i: {"speaker": r[0], "valid_at": r[1], "asks": r[2]} for i, r in q["rows"].items()}
         question = QuestionLeanings(speakers=frozenset(lq["speakers"]), said=lq.get("said", ""),
                                     names=tuple(lq.get("names", ())), role=lq["role"],
                                     window=tuple(lq["window"]) if lq["window"] else None,
@@ -265,7 +270,11 @@ class Scheme:
 def schemes() -> list[Scheme]:
     w = (0.25, 0.5, 1.0, 1.5, 2.0)
     grid = tuple({"wk": a, "wg": b} for a, b in product((0.2, 0.3, 0.45, 0.6, 0.8), (0.15, 0.2, 0.3, 0.4)))
-    reliable = tuple({"wk": 0.45, "wg": 0.3, "strength": a, "gap": g} for a in (0.0, 0.7, 1.0) for g in (0.3, 0.4, 0.5, 0.6, 0.8))
+    reliable = tuple(
+        {"wk": 0.45, "wg": 0.3, "strength": a, "gap": g}
+        for a in (0.0, 0.7, 1.0)
+        for g in (0.3, 0.4, 0.5, 0.6, 0.8)
+    )
     return [
         Scheme("absolute + links + leanings, keyword reliability (the default)", reliable, with_leanings),
         Scheme("absolute + links + leanings (the default's weights)", grid, with_leanings),
@@ -368,8 +377,11 @@ def iter_paths(paths: Sequence[str]) -> Iterator[Path]:
     for p in paths:
         path = Path(p)
         if not path.exists():
-            raise FileNotFoundError(f"{path}: no such dump (write one with `python -m benchmarks fusion dump`)")
+            raise FileNotFoundError(
+                f"{path}: no such dump (write one with `python -m benchmarks fusion dump`)"
+            )
         yield path
+
 
 # --- command line -----------------------------------------------------------------------------
 def add_parsers(sub: Any) -> None:

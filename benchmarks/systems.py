@@ -93,8 +93,18 @@ def systems(sweep: Sweep, *, reranker: bool = False) -> list[System]:
             System("always-hybrid hops=1", "hybrid", route="hybrid", max_hops=1, params={"max_hops": 1}),
             System("rank fusion (RRF)", "fusion", instance="rrf", params=INSTANCES["rrf"]),
             System("default without links", "ablation", instance="no-links", params=INSTANCES["no-links"]),
-            System("default without leanings", "ablation", instance="no-leanings", params=INSTANCES["no-leanings"]),
-            System("default without the relational walk", "ablation", instance="no-walk", params=INSTANCES["no-walk"]),
+            System(
+                "default without leanings",
+                "ablation",
+                instance="no-leanings",
+                params=INSTANCES["no-leanings"],
+            ),
+            System(
+                "default without the relational walk",
+                "ablation",
+                instance="no-walk",
+                params=INSTANCES["no-walk"],
+            ),
         ]
         if sweep == "tune":  # one setting moved at a time from the defaults
             extra += [

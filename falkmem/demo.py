@@ -50,8 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         for q in QUESTIONS:
             found = demo.search(q, k=3)
             walk = found.plan.relation_words if found.plan is not None and found.plan.depth else ()
-            print(f"Q: {q}  [route: {found.route}, reranker: {found.reranker}"
-                  + (f", walks: {' / '.join(walk)}]" if walk else "]"))
+            print(
+                f"Q: {q}  [route: {found.route}, reranker: {found.reranker}"
+                + (f", walks: {' / '.join(walk)}]" if walk else "]")
+            )
             for hit in found:
                 print(f"   {hit.score:.3f}  {hit.text}  ({hit.id}, session {hit.session})")
             print()

@@ -47,7 +47,13 @@ class Engine:
         self._lock = threading.RLock()
 
     def plan(
-        self, tenant_id: str, text: str, config: RouterConfig, *, force: Route | None, now: datetime | None = None
+        self,
+        tenant_id: str,
+        text: str,
+        config: RouterConfig,
+        *,
+        force: Route | None,
+        now: datetime | None = None,
     ) -> Plan:
         """Route one query against the tenant's known entities (``now``: naive wall-clock time in
         the ``timezone`` setting's zone, or the clock in UTC)."""

@@ -46,7 +46,9 @@ class Settings(BaseSettings):
     turns a bad value into a :class:`~falkmem.errors.ConfigError` naming the variable.
     """
 
-    model_config = SettingsConfigDict(env_prefix="FALKMEM_", env_nested_delimiter="__", extra="forbid", frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix="FALKMEM_", env_nested_delimiter="__", extra="forbid", frozen=True
+    )
 
     url: str | None = None
     """Server URL (``redis://``, ``rediss://``, ``unix://``). None = the embedded store."""

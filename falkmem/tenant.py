@@ -406,7 +406,11 @@ class Tenant:
         if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
             raise InputError("budget_tokens", "must be a positive integer")
         # k= is checked against max_k; the number the budget derives is held to it
-        n = k if k is not None else min(candidates_for(budget, eng.settings.context_candidates), eng.settings.max_k)
+        n = (
+            k
+            if k is not None
+            else min(candidates_for(budget, eng.settings.context_candidates), eng.settings.max_k)
+        )
         f = build_filters(**filters)
         r = self._retrieve(query_text, k=n, route=route, max_hops=max_hops, as_of=as_of, now=now, filters=f)
         t = time.perf_counter()

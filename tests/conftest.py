@@ -62,7 +62,11 @@ def reopened(store_path: Path, embedder: SentenceTransformerEmbedder) -> Callabl
 
     def open_(**settings: Any) -> Memory:
         url = os.environ.get("FALKMEM_TEST_URL")
-        return Memory(url=url, embedder=embedder, **settings) if url else Memory(store_path, embedder=embedder, **settings)
+        return (
+            Memory(url=url, embedder=embedder, **settings)
+            if url
+            else Memory(store_path, embedder=embedder, **settings)
+        )
 
     return open_
 

@@ -153,20 +153,22 @@ def render() -> str:
         rows = []
         for fname, field in cls.model_fields.items():
             what = cls_docs.get(fname) or STAGES.get(fname if name == "lean" else "", "") or ""
-            rows.append((
-                f"{name}.{fname}",
-                f"{PREFIX}{name.upper()}__{fname.upper()}",
-                show(default_of(field)),
-                bounds(field),
-                one_line(what),
-            ))
+            rows.append(
+                (
+                    f"{name}.{fname}",
+                    f"{PREFIX}{name.upper()}__{fname.upper()}",
+                    show(default_of(field)),
+                    bounds(field),
+                    one_line(what),
+                )
+            )
         lines += ["", f"## `{name}`: {cls.__name__}", "", one_line(doc).replace("\\|", "|"), ""]
         lines += table(rows)
     lines += [
         "",
         "## Stages (`off`)",
         "",
-        "Each name switches one stage off (`Settings(off=(\"links\",))`, `FALKMEM_OFF=links,order`,",
+        'Each name switches one stage off (`Settings(off=("links",))`, `FALKMEM_OFF=links,order`,',
         "`python -m benchmarks run --off links`); `explain()` reports the stages under these names.",
         "",
         "| stage | what |",

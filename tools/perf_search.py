@@ -65,10 +65,18 @@ def main() -> None:
     ap.add_argument("--data", choices=["musique", "lme"], default="musique")
     ap.add_argument("--tenant", help="MuSiQue: the tenant to query (default musique-rules)")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--switch-interval", type=float, default=None,
-                    help="sys.setswitchinterval for this process (Python's default: 0.005 s)")
-    ap.add_argument("--route-threads", type=int, default=1,
-                    help="embedder_query_threads for the routes (1: the default; 0: every core)")
+    ap.add_argument(
+        "--switch-interval",
+        type=float,
+        default=None,
+        help="sys.setswitchinterval for this process (Python's default: 0.005 s)",
+    )
+    ap.add_argument(
+        "--route-threads",
+        type=int,
+        default=1,
+        help="embedder_query_threads for the routes (1: the default; 0: every core)",
+    )
     args = ap.parse_args()
     if args.switch_interval is not None:
         import sys
@@ -81,8 +89,10 @@ def main() -> None:
     pairs = _questions(args.data, args.tenant)
     if "embedder_query_threads" in Settings.model_fields:
         one = make_embedder(Settings(query_cache_size=0, embedder_query_threads=1))
-        routes = one if args.route_threads == 1 else make_embedder(
-            Settings(query_cache_size=0, embedder_query_threads=args.route_threads)
+        routes = (
+            one
+            if args.route_threads == 1
+            else make_embedder(Settings(query_cache_size=0, embedder_query_threads=args.route_threads))
         )
         every = make_embedder(Settings(query_cache_size=0, embedder_query_threads=0))
     else:  # code from before the setting (for a before/after): one session on every core
@@ -105,7 +115,9 @@ def main() -> None:
                 for tenant_id, q in pairs:
                     t = mem.tenant(tenant_id)
                     for name in block:
-                        engine.embedder = every if "every core" in name else one if "1 thread" in name else routes
+                        engine.embedder = (
+                            every if "every core" in name else one if "1 thread" in name else routes
+                        )
                         s = time.perf_counter()
                         r = t.search(q, k=10, **SYSTEMS[name])
                         ms = (time.perf_counter() - s) * 1000
@@ -115,8 +127,13 @@ def main() -> None:
                                 stages[name].setdefault(stage, []).append(v)
         engine.embedder = one
     floor = min(statistics.median(walls[n]) for n in SYSTEMS if n.startswith("floor"))
-    out: dict[str, Any] = {"data": args.data, "questions": len(pairs), "reps": args.reps,
-                           "route_threads": args.route_threads, "systems": {}}
+    out: dict[str, Any] = {
+        "data": args.data,
+        "questions": len(pairs),
+        "reps": args.reps,
+        "route_threads": args.route_threads,
+        "systems": {},
+    }
     for name, v in walls.items():
         p50 = statistics.median(v)
         out["systems"][name] = {

@@ -85,7 +85,9 @@ def load_chat(folder: Path) -> TenantData:
     questions: list[Question] = []
     for category, items in sorted(probes.items()):
         for j, item in enumerate(items):
-            gold = tuple(dict.fromkeys(str(i) for i in _ints(item.get("source_chat_ids"), []) if str(i) in ids))
+            gold = tuple(
+                dict.fromkeys(str(i) for i in _ints(item.get("source_chat_ids"), []) if str(i) in ids)
+            )
             if not gold:
                 continue
             questions.append(Question(id=f"{folder.name}-{category}-{j}", text=str(item["question"]), gold=gold,
@@ -98,8 +100,12 @@ def load(*, data_dir: Path | None = None, questions: int | None = None) -> Datas
     """Every chat folder (``1`` … ``6``) as a tenant."""
     folder = data_dir or data_root() / FOLDER
     if not folder.is_dir():
-        raise DatasetMissing(f"dataset folder {folder} does not exist; put the BEAM chats there or pass --data-dir")
-    chats = sorted((p for p in folder.iterdir() if (p / "chat.json").is_file()), key=lambda p: (len(p.name), p.name))
+        raise DatasetMissing(
+            f"dataset folder {folder} does not exist; put the BEAM chats there or pass --data-dir"
+        )
+    chats = sorted(
+        (p for p in folder.iterdir() if (p / "chat.json").is_file()), key=lambda p: (len(p.name), p.name)
+    )
     if not chats:
         raise DatasetMissing(f"no <n>/chat.json under {folder}")
     tenants = [load_chat(p) for p in chats]

@@ -110,7 +110,9 @@ def load(*, data_dir: Path | None = None, questions: int | None = None) -> Datas
     if not folder.is_dir():
         raise DatasetMissing(f"dataset folder {folder} does not exist; put the REALTALK Chat_*.json files "
                              "there or pass --data-dir")  # fmt: skip
-    files = sorted(folder.glob("Chat_*.json"), key=lambda p: int(m.group(1)) if (m := _CHAT_RE.match(p.name)) else 0)
+    files = sorted(
+        folder.glob("Chat_*.json"), key=lambda p: int(m.group(1)) if (m := _CHAT_RE.match(p.name)) else 0
+    )
     if not files:
         raise DatasetMissing(f"no Chat_*.json under {folder}")
     tenants = [load_file(p) for p in files]

@@ -71,7 +71,10 @@ def report_error(exc: BaseException, *, debug: bool, as_json: bool = False) -> i
     if debug:
         traceback.print_exception(exc, file=sys.stderr)
     name = type(exc).__name__
-    text = " ".join((exc.format_message() if isinstance(exc, click.ClickException) else str(exc)).split()) or name
+    text = (
+        " ".join((exc.format_message() if isinstance(exc, click.ClickException) else str(exc)).split())
+        or name
+    )
     problems = getattr(exc, "problems", None) or []
     if as_json:
         error: dict[str, Any] = {"type": name, "message": text, "exit_code": code}

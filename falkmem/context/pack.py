@@ -352,7 +352,11 @@ def pack(
         unique.append((item, a))
 
     analyses = [a for _, a in unique]
-    via = [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via] if chain else []
+    via = (
+        [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via]
+        if chain
+        else []
+    )
     titles = [a.title for a in analyses] if chain else []
     bridges = chain_names(via, titles, analyses, query)
     stems, hot = read_query(query, bridges)

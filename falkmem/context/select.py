@@ -108,7 +108,9 @@ class Entry:
     """Oldest first, undated last, then by rank."""
 
 
-def score_entry(e: Entry, query: Query, weights: PackingConfig, bridges: frozenset[str] = frozenset()) -> None:
+def score_entry(
+    e: Entry, query: Query, weights: PackingConfig, bridges: frozenset[str] = frozenset()
+) -> None:
     """Fill ``e.static`` and ``e.order``; ``e.hot`` must be set. ``bridges``: names met in
     chosen sentences that make a sentence naming them evidence for the chain."""
     a = e.analysis
@@ -116,7 +118,9 @@ def score_entry(e: Entry, query: Query, weights: PackingConfig, bridges: frozens
     # for the chain though it says "it" ("Thornvale: It is located within Elmshire").
     titled = 0.0
     if a.title is not None:
-        titled = 1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
+        titled = (
+            1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
+        )
     base, lead, prior, hot, on_day = weights.base, weights.lead, e.prior, e.hot, e.on_day
     asked = query.stems.keys()
     out: list[float] = []
@@ -185,7 +189,11 @@ class _State:
                 first_at = next(
                     (e.at for e in members if e.at is not None and (e.dated or self.by_time)), None
                 )
-                date = day(first_at, self.tz) if self.show_dates and first_at is not None and not self.full else None
+                date = (
+                    day(first_at, self.tz)
+                    if self.show_dates and first_at is not None and not self.full
+                    else None
+                )
                 shown = local_day(first_at, self.tz) if date is not None and first_at is not None else None
                 pieces = [
                     Piece(e.analysis, frozenset(e.chosen), e.speaker, _full_suffix(e) if self.full else "",

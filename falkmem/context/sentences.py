@@ -47,7 +47,23 @@ _COUNTS = _NUMBER_WORDS | {"single"}
 ("a single free night" and "two free nights" say different things)."""
 _DATE_WORDS = frozenset(MONTHS).union(
     WEEKDAY_NAMES,
-    ["yesterday", "today", "tomorrow", "tonight", "week", "weekend", "month", "year", "century", "decade", "spring", "summer", "autumn", "fall", "winter"],
+    [
+        "yesterday",
+        "today",
+        "tomorrow",
+        "tonight",
+        "week",
+        "weekend",
+        "month",
+        "year",
+        "century",
+        "decade",
+        "spring",
+        "summer",
+        "autumn",
+        "fall",
+        "winter",
+    ],
 )
 _NAME = re.compile(r"(?<=\s)(?:[A-Z][\w'’-]*[a-z0-9]|[A-Z]{2,}\b)")
 """A capitalised word that is not a sentence's first (a name), or an acronym."""
@@ -123,7 +139,16 @@ class Analysis:
         texts: its sentences after the title, in order, each on one line.
     """
 
-    __slots__ = ("_folded", "_names", "_sentence_names", "_sentences", "_title_names", "_words", "texts", "title")
+    __slots__ = (
+        "_folded",
+        "_names",
+        "_sentence_names",
+        "_sentences",
+        "_title_names",
+        "_words",
+        "texts",
+        "title",
+    )
 
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
@@ -171,7 +196,10 @@ class Analysis:
     def _title_tokens(self) -> tuple[str, frozenset[str]]:
         if self._title_names is None:
             tokens = tokenize(self.title or "")
-            self._title_names = (" ".join(tokens), frozenset(name_key(t) for t in tokens if t not in STOPWORDS))
+            self._title_names = (
+                " ".join(tokens),
+                frozenset(name_key(t) for t in tokens if t not in STOPWORDS),
+            )
         return self._title_names
 
     @property
@@ -292,5 +320,7 @@ def analyse(text: str) -> Analysis:
         body = rest
     if _marked(body):
         body = _unmark(body)
-    texts = tuple(t for part in split_sentences(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t))
+    texts = tuple(
+        t for part in split_sentences(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t)
+    )
     return Analysis(title, texts)

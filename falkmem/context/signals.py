@@ -137,7 +137,9 @@ def asks_for(query_text: str) -> frozenset[str]:
     >>> sorted(asks_for("What is the population of the county where Glimmerton Mill stands?"))
     ['number']
     """
-    found = sorted((m.start(), m.end(), want) for pattern, want in _WANTS for m in pattern.finditer(query_text))
+    found = sorted(
+        (m.start(), m.end(), want) for pattern, want in _WANTS for m in pattern.finditer(query_text)
+    )
     if not found:
         return frozenset()
     wants = {found[0][2]}

@@ -183,7 +183,9 @@ class HFTokenCounter(_LazyCounter):
         self.tokenizer_path = tokenizer_path
 
     package = "transformers"
-    missing = "HFTokenCounter needs transformers: pip install transformers, or use the default RegexTokenCounter"
+    missing = (
+        "HFTokenCounter needs transformers: pip install transformers, or use the default RegexTokenCounter"
+    )
 
     def _load(self, module: Any) -> Any:
         return module.AutoTokenizer.from_pretrained(self.tokenizer_path)

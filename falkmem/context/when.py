@@ -46,8 +46,15 @@ _RELATIVE_LOWER = re.compile(_RELATIVE.pattern)
 """``_RELATIVE`` for lower-cased text (case-blind, it is tried at every position 1.7 times slower)."""
 _DAY = r"\d{1,2} (?:" + "|".join(MONTH_ABBREVIATIONS) + r") \d{4}"
 _ANCHORED = re.compile(
-    r"\b((?:" + _EXPRESSION + r")(?:['’]s)?) \((?:" + _DAY + r"|the week(?:end)? (?:before|after|of) " + _DAY
-    + r"|(?:" + "|".join(MONTH_ABBREVIATIONS) + r") \d{4}|\d{4})\)",
+    r"\b((?:"
+    + _EXPRESSION
+    + r")(?:['’]s)?) \((?:"
+    + _DAY
+    + r"|the week(?:end)? (?:before|after|of) "
+    + _DAY
+    + r"|(?:"
+    + "|".join(MONTH_ABBREVIATIONS)
+    + r") \d{4}|\d{4})\)",
     re.IGNORECASE,
 )
 _TODAY = frozenset({"today", "tonight", "this morning", "this afternoon", "this evening"})
@@ -132,7 +139,9 @@ def days_named(text: str, said: date) -> list[date]:
     >>> days_named("I got it today, and we met last Friday.", date(2023, 5, 8))
     [datetime.date(2023, 5, 8), datetime.date(2023, 5, 5)]
     """
-    return [d for m in _RELATIVE_LOWER.finditer(text.lower()) if (d := _one_day(m.group(1), said)) is not None]
+    return [
+        d for m in _RELATIVE_LOWER.finditer(text.lower()) if (d := _one_day(m.group(1), said)) is not None
+    ]
 
 
 @functools.lru_cache(maxsize=4096)

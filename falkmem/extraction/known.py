@@ -15,11 +15,14 @@ from .lexicon import CONTRACTIONS, words
 __all__ = ["KnownEntities", "KnownMatch"]
 
 # Keys that are too common to count as a mention on their own (an entity called "I" or "it").
-_STOP_KEYS = words(
-    "a an the i me my we us our you your he him his she her it its they them their this that "
-    "these those is are was were be been am do does did to of in on at by for with and or but "
-    "not no so if as up"
-) | CONTRACTIONS  # "I’m" is the key "im": a tenant that once took it for a name finds it everywhere
+_STOP_KEYS = (
+    words(
+        "a an the i me my we us our you your he him his she her it its they them their this that "
+        "these those is are was were be been am do does did to of in on at by for with and or but "
+        "not no so if as up"
+    )
+    | CONTRACTIONS
+)  # "I’m" is the key "im": a tenant that once took it for a name finds it everywhere
 _RAW_TOKEN = re.compile(r"\S+")
 _EDGE_PUNCT = "\"'`()[]{}<>.,;:!?\u201c\u201d\u2018\u2019*_"
 

@@ -143,7 +143,11 @@ class RuleExtractor:
         return merge_all(parts)  # = Extraction() merged with each sentence's extraction
 
     def _sentence(
-        self, sentence: str, known: KnownEntities | None, confirmed: set[str], topic: EntityMention | None = None
+        self,
+        sentence: str,
+        known: KnownEntities | None,
+        confirmed: set[str],
+        topic: EntityMention | None = None,
     ) -> tuple[Sequence[EntityMention], Sequence[Triple]]:
         candidates = [*find_patterns(sentence), *find_roles(sentence)]
         masked = _mask(sentence, candidates)  # names never run across an identifier or role

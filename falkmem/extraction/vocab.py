@@ -65,7 +65,8 @@ RELATIONS: frozenset[str] = frozenset(get_args(Relation))
 KIN_OF = r"son|daughter|child|wife|husband|widow|widower|consort|grandson|granddaughter|brother|sister"
 """Before "of Y" in "X was the son of Y": the kin rule's nouns (what encyclopedic text says of its subject)."""
 KIN = (
-    KIN_OF + r"|father|mother|parent|sibling|half brother|half sister|spouse|grandchild|grandfather|grandmother"
+    KIN_OF
+    + r"|father|mother|parent|sibling|half brother|half sister|spouse|grandchild|grandfather|grandmother"
     r"|nephew|niece|uncle|aunt|cousin|stepson|stepdaughter|stepfather|stepmother"
 )
 """Every kin noun of the ``family`` predicates ("X, uncle of Y" between neighbouring names)."""

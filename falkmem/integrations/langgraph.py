@@ -75,7 +75,9 @@ def slot_ids(namespace: tuple[str, ...], key: str) -> tuple[str, str]:
 
 def _version(h: Hit) -> tuple[int, float]:
     v = h.metadata.get("lg:v")
-    return (v if isinstance(v, int) and not isinstance(v, bool) else 0), (h.created_at.timestamp() if h.created_at else 0.0)
+    return (v if isinstance(v, int) and not isinstance(v, bool) else 0), (
+        h.created_at.timestamp() if h.created_at else 0.0
+    )
 
 
 def _address(h: Hit) -> tuple[tuple[str, ...], str]:
@@ -220,7 +222,9 @@ class FalkmemStore(BaseStore):
         return await asyncio.to_thread(self.batch, list(ops))
 
     # --- reading --------------------------------------------------------------------------------
-    def _versions(self, items: list[tuple[tuple[str, ...], str]]) -> dict[tuple[tuple[str, ...], str], list[Hit]]:
+    def _versions(
+        self, items: list[tuple[tuple[str, ...], str]]
+    ) -> dict[tuple[tuple[str, ...], str], list[Hit]]:
         """The stored versions of each item, newest first (both slots of an item are read in
         one query, so a put between the two cannot hide it)."""
         slots = {i: a for a in items for i in slot_ids(*a)}

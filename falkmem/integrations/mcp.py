@@ -82,7 +82,9 @@ class RecallArgs(_Filters):
     query: str = Field(description="The question or topic.")
     k: int = Field(5, description="How many memories (1 to the server's max_k).")
     as_of: str | None = Field(None, description="Answer with what was true at this ISO-8601 time.")
-    now: str | None = Field(None, description="When the question is asked (ISO-8601): 'last week' resolves against it.")
+    now: str | None = Field(
+        None, description="When the question is asked (ISO-8601): 'last week' resolves against it."
+    )
 
 
 class ContextArgs(_Filters):
@@ -91,7 +93,9 @@ class ContextArgs(_Filters):
     query: str = Field(description="The question the context is for.")
     budget_tokens: int = Field(500, description="Token budget: the context never exceeds it.")
     as_of: str | None = Field(None, description="Pack what was true at this ISO-8601 time.")
-    now: str | None = Field(None, description="When the question is asked (ISO-8601): 'last week' resolves against it.")
+    now: str | None = Field(
+        None, description="When the question is asked (ISO-8601): 'last week' resolves against it."
+    )
 
 
 class ForgetArgs(_Filters):
@@ -279,7 +283,9 @@ def _closed(tool: Tool, locked: str | None) -> Tool:
         return data
 
     validator: Any = model_validator(mode="before")(check)  # pydantic's stubs expect a plain callable here
-    closed = create_model(base.__name__, __base__=(base, _Closed), __validators__={"_known_arguments": validator})
+    closed = create_model(
+        base.__name__, __base__=(base, _Closed), __validators__={"_known_arguments": validator}
+    )
     tool.fn_metadata.arg_model = closed  # type: ignore[assignment]  # a subclass of the SDK's model
     tool.parameters = closed.model_json_schema(by_alias=True)
     return tool
@@ -313,7 +319,9 @@ def build_server(
     tools = [
         _closed(
             Tool.from_function(
-                _tool(tool_name, model, body, tenant_of, allow_tenant_arg), name=tool_name, description=description
+                _tool(tool_name, model, body, tenant_of, allow_tenant_arg),
+                name=tool_name,
+                description=description,
             ),
             locked,
         )

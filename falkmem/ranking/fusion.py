@@ -217,7 +217,9 @@ def fuse_scores(
         unit = (units or {}).get(name, 1.0)
         unit = unit if unit > 0 and math.isfinite(unit) else 1.0
         contribution[name] = {i: max(h.score, 0.0) / unit for i, h in hits.items()}
-    fused = _fuse({**channels, "vector": channels.get("vector", [])}, {**checked, "vector": 1.0}, contribution, ids)
+    fused = _fuse(
+        {**channels, "vector": channels.get("vector", [])}, {**checked, "vector": 1.0}, contribution, ids
+    )
     return fused
 
 

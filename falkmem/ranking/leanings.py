@@ -270,13 +270,19 @@ def lean(
                 give(f.id, "time", weights.time_explicit if question.explicit else weights.time)
     if weights.order and question.order is not None:
         head = sorted(fused, key=lambda f: -(f.score + adds[f.id]))[: weights.order_top]
-        times = {f.id: float(t) for f in head if isinstance(t := (rows.get(f.id) or {}).get("valid_at"), int | float)}
+        times = {
+            f.id: float(t)
+            for f in head
+            if isinstance(t := (rows.get(f.id) or {}).get("valid_at"), int | float)
+        }
         if len(times) > 1 and (span := max(times.values()) - min(times.values())) >= DAY:
             low = min(times.values())
             for i, t in times.items():
                 x = (t - low) / span
                 give(i, "order", weights.order * (x if question.order == "latest" else 1.0 - x))
-    out = [Fused(f.id, f.score + adds[f.id], f.ranks, f.scores, f.rerank_score) if adds[f.id] else f for f in fused]
+    out = [
+        Fused(f.id, f.score + adds[f.id], f.ranks, f.scores, f.rerank_score) if adds[f.id] else f
+        for f in fused
+    ]
     out.sort(key=lambda f: (-f.score, f.best_rank, f.id))
     return out
-

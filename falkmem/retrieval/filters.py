@@ -98,7 +98,11 @@ def pair(key: str, value: Any, *, allow_nan: bool = False) -> str:
     ``allow_nan``: write NaN and ±infinity as ``NaN``/``Infinity`` (for a filter: no stored pair
     holds them, since metadata with them is refused when a memory is added)."""
     return json.dumps(
-        [key, _canonical(value)], ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=allow_nan
+        [key, _canonical(value)],
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+        allow_nan=allow_nan,
     )
 
 
@@ -208,7 +212,9 @@ def _metadata(value: object) -> tuple[str, ...] | None:
             # NaN and ±infinity become a pair no memory holds: the equality matches nothing
             p = pair(k, v, allow_nan=True)
         except (TypeError, ValueError):
-            raise InputError(field, "must be JSON-serialisable (str, int, float, bool, None, lists and dicts)") from None
+            raise InputError(
+                field, "must be JSON-serialisable (str, int, float, bool, None, lists and dicts)"
+            ) from None
         out.append(valid_unicode(p, field))
     return tuple(sorted(out))
 

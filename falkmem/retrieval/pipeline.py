@@ -125,11 +125,15 @@ class _Run:
         # Read once per search: the reranker, the channels' sizes (keyword and vector read them).
         self.outcome = self.engine.reranker()
         self.reranking = (
-            self.s.on("rerank") and self.s.rerank_top_n > 0 and not isinstance(self.outcome.reranker, NoReranker)
+            self.s.on("rerank")
+            and self.s.rerank_top_n > 0
+            and not isinstance(self.outcome.reranker, NoReranker)
         )
         sized = max(self.k, SAME_RANKING_K)  # what the channels are sized for (see SAME_RANKING_K)
         self.sized = sized
-        self.fetch_k = fetch_size(self.k, minimum=self.s.vector.overfetch_min, factor=self.s.vector.overfetch_factor)
+        self.fetch_k = fetch_size(
+            self.k, minimum=self.s.vector.overfetch_min, factor=self.s.vector.overfetch_factor
+        )
         self.full = max(WHOLE_ROWS * sized, self.s.rerank_top_n if self.reranking else 0)
 
     def keep(self, row: dict[str, Any]) -> None:
@@ -138,7 +142,9 @@ class _Run:
         if have is None or (not is_whole(have) and is_whole(row)):
             self.out.rows[row["id"]] = row
 
-    def report(self, name: str, kind: str, start: float | None = None, ms: float = 0.0, **fields: Any) -> None:
+    def report(
+        self, name: str, kind: str, start: float | None = None, ms: float = 0.0, **fields: Any
+    ) -> None:
         """Record what stage ``name`` did (``explain().stages``); its time counts from ``start``."""
         ms = _ms(start) if start is not None else ms
         self.out.stages.append(StageInfo(name=name, kind=kind, ms=ms, **fields))
@@ -216,7 +222,21 @@ def _start(
     when = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
     plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=when)
     out = Retrieval(plan=plan, question=question_leanings(plan, text, tz))
-    run = _Run(engine, s, engine.store.graph(tenant_id), text, k, route, wanted, as_of, filters, trace, out, tz, meta.dimension)
+    run = _Run(
+        engine,
+        s,
+        engine.store.graph(tenant_id),
+        text,
+        k,
+        route,
+        wanted,
+        as_of,
+        filters,
+        trace,
+        out,
+        tz,
+        meta.dimension,
+    )
     run.report("route", "route", t, note=plan.rule)
     return run
 
@@ -283,7 +303,9 @@ def _graph(run: _Run) -> tuple[Any, float]:
     return reached, _ms(t)
 
 
-def _collect(run: _Run, keyword: Future[tuple[Any, float]] | None, graph: Future[tuple[Any, float]] | None) -> None:
+def _collect(
+    run: _Run, keyword: Future[tuple[Any, float]] | None, graph: Future[tuple[Any, float]] | None
+) -> None:
     """Wait for the channels run beside the vector query and keep what they found."""
     out = run.out
     if keyword is not None:
@@ -301,7 +323,9 @@ def _collect(run: _Run, keyword: Future[tuple[Any, float]] | None, graph: Future
             out.similarity.setdefault(h.row["id"], h.sim)
             out.paths[h.row["id"]] = h.paths
             out.via[h.row["id"]] = h.via
-        run.report("graph", "channel", ms=ms, candidates=len(reached), note=f"walk depth {run.out.plan.depth}")
+        run.report(
+            "graph", "channel", ms=ms, candidates=len(reached), note=f"walk depth {run.out.plan.depth}"
+        )
         if "vector" not in run.wanted:  # the graph ran on the vector neighbours: their similarity counts
             out.similarity.update({a["id"]: sim for a, sim in run.vec if a["id"] in out.similarity})
     out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in run.lists.items()}
@@ -313,7 +337,9 @@ def _fuse(run: _Run) -> None:
     t, s, out = time.perf_counter(), run.s, run.out
     base = {"keyword": s.keyword.weight, "graph": s.graph.weight}
     f = s.fusion
-    sure = reliabilities(run.lists, strength=f.reliability if s.on("reliability") else 0.0, gap=f.reliability_gap)
+    sure = reliabilities(
+        run.lists, strength=f.reliability if s.on("reliability") else 0.0, gap=f.reliability_gap
+    )
     out.weights = {name: w * sure.get(name, 1.0) for name, w in base.items() if name in run.lists}
     out.fused = fuse(run.lists, method=s.fusion.method, similarity=out.similarity, weights=out.weights,
                      units=out.units, rrf_k=s.fusion.rrf_k)  # fmt: skip
@@ -321,7 +347,12 @@ def _fuse(run: _Run) -> None:
     if run.trace:
         for name, cands in run.lists.items():
             w = 1.0 if name == "vector" else out.weights.get(name, 1.0) / (out.units.get(name) or 1.0)
-            run.report(name, "contribution", candidates=len(cands), added={c.id: round(w * c.score, 6) for c in cands})
+            run.report(
+                name,
+                "contribution",
+                candidates=len(cands),
+                added={c.id: round(w * c.score, 6) for c in cands},
+            )
 
 
 def _adjust(run: _Run) -> None:
@@ -335,7 +366,9 @@ def _adjust(run: _Run) -> None:
     ms = _ms(t)
     for name in ADJUSTMENTS:
         moved = {i: d[name] for i, d in trace.items() if name in d}
-        run.report(name, "adjustment", ran=s.on(name), candidates=len(moved), added=moved if run.trace else {})
+        run.report(
+            name, "adjustment", ran=s.on(name), candidates=len(moved), added=moved if run.trace else {}
+        )
     out.timings_ms["adjust"] = ms
     if run.trace:
         out.leaned = trace
@@ -388,7 +421,12 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
 
 
 def link_seeds(
-    ranked: Sequence[Fused], rows: dict[str, dict[str, Any]], *, n: int, hybrid: bool, graph_weight: float = 0.0
+    ranked: Sequence[Fused],
+    rows: dict[str, dict[str, Any]],
+    *,
+    n: int,
+    hybrid: bool,
+    graph_weight: float = 0.0,
 ) -> list[tuple[str, float]]:
     """The first ``n`` memories by what the vector and keyword evidence and the adjustments say
     (the graph channel's share, ``graph_weight`` times its score, left out: the links reach the
@@ -398,7 +436,9 @@ def link_seeds(
     the route is hybrid (shared identifiers)."""
     if not ranked:
         return []
-    own = sorted(((f.score - graph_weight * f.scores.get("graph", 0.0), f.id) for f in ranked), key=lambda x: -x[0])
+    own = sorted(
+        ((f.score - graph_weight * f.scores.get("graph", 0.0), f.id) for f in ranked), key=lambda x: -x[0]
+    )
     ref = own[min(LINKS_REFERENCE_RANK, len(own) - 1)][0]
     top = [(i, score - ref) for score, i in own[:n] if score > ref]
     if not hybrid and not any((rows.get(i) or {}).get("session_id") for i, _ in top):
@@ -422,8 +462,14 @@ def _rerank(run: _Run) -> None:
     out.reranker, out.reranker_note = outcome.reranker.name, outcome.note
     if on:
         _fill(run, [f.id for f in out.fused[: s.rerank_top_n]])
-    texts = {f.id: str(out.rows[f.id]["text"] or "") for f in out.fused[: s.rerank_top_n] if is_whole(out.rows[f.id])}
-    out.reranked = rerank(run.text, out.fused, texts, outcome.reranker if on else NoReranker(), top_n=s.rerank_top_n)
+    texts = {
+        f.id: str(out.rows[f.id]["text"] or "")
+        for f in out.fused[: s.rerank_top_n]
+        if is_whole(out.rows[f.id])
+    }
+    out.reranked = rerank(
+        run.text, out.fused, texts, outcome.reranker if on else NoReranker(), top_n=s.rerank_top_n
+    )
     run.report("rerank", "rerank", t, ran=on, note=outcome.note or outcome.reranker.name)
     if s.recency_weight > 0 and s.on("recency"):  # off by default
         out.reranked = recency_weighted(

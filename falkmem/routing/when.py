@@ -71,7 +71,9 @@ _MONTH = r"(?P<month>" + MONTH_WORDS + r")\.?"
 _WEEKDAY_FULL = r"(?P<weekday>" + "|".join(WEEKDAY_NAMES) + r")"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
-_COUNT = r"(?P<count>\d{1,3}|" + "|".join(re.escape(k) for k in sorted(_NUMBERS, key=len, reverse=True)) + r")"
+_COUNT = (
+    r"(?P<count>\d{1,3}|" + "|".join(re.escape(k) for k in sorted(_NUMBERS, key=len, reverse=True)) + r")"
+)
 _UNIT = r"(?P<unit>day|week|month|year)s?"
 # "may" and "march" are words too: a bare month name counts after a preposition or before a day/year.
 _MONTH_CUE = r"(?:in|on|during|since|until|till|by|before|after|from|of|last|this|next|early|mid|late|end\s+of|beginning\s+of)\s+(?:the\s+)?"
@@ -101,7 +103,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )  # fmt: skip
 
 _LATEST = re.compile(r"\b(?:latest|most\s+recent(?:ly)?|newest|current(?:ly)?|now|updated?)\b", re.IGNORECASE)
-_EARLIEST = re.compile(r"\b(?:first|initially|originally|earliest|at\s+first|in\s+the\s+beginning)\b", re.IGNORECASE)
+_EARLIEST = re.compile(
+    r"\b(?:first|initially|originally|earliest|at\s+first|in\s+the\s+beginning)\b", re.IGNORECASE
+)
 
 
 def find_order(text: str) -> Order | None:

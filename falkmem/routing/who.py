@@ -12,7 +12,15 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-__all__ = ["ASSISTANT_ROLES", "USER_ROLES", "Role", "asker_role", "asks_the_assistant", "in_first_person", "role_of"]
+__all__ = [
+    "ASSISTANT_ROLES",
+    "USER_ROLES",
+    "Role",
+    "asker_role",
+    "asks_the_assistant",
+    "in_first_person",
+    "role_of",
+]
 
 Role = Literal["user", "assistant"]
 

@@ -106,7 +106,9 @@ def fill_titles(executor: Executor, graph: str, *, page: int = PAGE) -> int:
     linked = 0
     after = -1
     while True:
-        rows = executor.run(graph, query("schema/b015_titled_artifacts"), {"after": after, "limit": page, "nl": "\n"})
+        rows = executor.run(
+            graph, query("schema/b015_titled_artifacts"), {"after": after, "limit": page, "nl": "\n"}
+        )
         if not rows:
             return linked
         batch = []

@@ -48,7 +48,15 @@ WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturd
 WEEKDAYS: dict[str, int] = {
     name: i
     for i, names in enumerate(
-        ["monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri", "saturday sat", "sunday sun"]
+        [
+            "monday mon",
+            "tuesday tue tues",
+            "wednesday wed",
+            "thursday thu thur thurs",
+            "friday fri",
+            "saturday sat",
+            "sunday sun",
+        ]
     )
     for name in names.split()
 }

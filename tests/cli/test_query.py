@@ -73,7 +73,12 @@ def test_explain(invoke: Invoke, seeded: Tenant) -> None:
 def test_explain_shows_what_each_leaning_gave(invoke: Invoke, tenant: Tenant, tmp_path: Any) -> None:
     turns = [
         {"id": "t1", "speaker": "Elise", "session": "s1", "text": "Elise: Wow skiing looks like so much fun"},
-        {"id": "t2", "speaker": "Kate", "session": "s2", "text": "Kate: I've been skiing for about ten years now"},
+        {
+            "id": "t2",
+            "speaker": "Kate",
+            "session": "s2",
+            "text": "Kate: I've been skiing for about ten years now",
+        },
     ]
     p = tmp_path / "chat.jsonl"
     p.write_text("\n".join(json.dumps(t) for t in turns) + "\n")

@@ -82,7 +82,9 @@ def test_migrate_brings_an_old_schema_up(invoke: Invoke, mem: Memory, tenant_id:
         )
         store.forget_cached(tenant_id)
         plan = json.loads(invoke("tenants", "migrate", tenant_id, "--plan", "--json").stdout)
-        assert [m["version"] for m in plan["migrations"]] == list(range(9, SCHEMA_VERSION + 1)) and plan["to_version"] == 8
+        assert [m["version"] for m in plan["migrations"]] == list(range(9, SCHEMA_VERSION + 1)) and plan[
+            "to_version"
+        ] == 8
         # the constraint exists already: the migration tolerates that and records the version
         r = invoke("tenants", "migrate", tenant_id, "--json")
         assert r.exit_code == 0, r.stderr

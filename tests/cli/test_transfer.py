@@ -128,7 +128,10 @@ def test_export_pages_lose_no_memory_whatever_the_ids(
     mem.drop_tenant(tenant_id)
     ids = [f"sharegpt_{s}_0:{i}" for s in ("BOhlQIZ", "Bg34muM", "PEr0L5a", "bOx", "B0x") for i in range(4)]
     mem.tenant(tenant_id).add_many(
-        [{"id": i, "text": f"turn {n} of a chat about ticket {n}", "session": i.split(":")[0]} for n, i in enumerate(ids)]
+        [
+            {"id": i, "text": f"turn {n} of a chat about ticket {n}", "session": i.split(":")[0]}
+            for n, i in enumerate(ids)
+        ]
     )
     for page in (3, 5, 7, 500):
         lines = list(export_tenant(mem, tenant_id, page=page))

@@ -18,7 +18,9 @@ from falkmem import Memory, Tenant
 def test_the_harness_adds_a_chunk_at_a_time_and_every_position_once(
     mem: Memory, tenant: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    base = [MemoryItem(id=f"m{i}", text=f"Turn {i} of the scale stream.", session=f"s{i // 2}") for i in range(5)]
+    base = [
+        MemoryItem(id=f"m{i}", text=f"Turn {i} of the scale stream.", session=f"s{i // 2}") for i in range(5)
+    ]
     q = scale_stream.ScaleQuestion(id="q1", text="Turn 1?", source="x", gold_texts=frozenset({"Turn 1"}))
     stream = scale_stream.Stream(base=base, questions=[q], source="chat")
     monkeypatch.setattr(scale, "TENANT", tenant.id)

@@ -132,5 +132,7 @@ def test_a_single_text_runs_on_its_own_one_thread_session(cache_dir: Path) -> No
     shared.embed([SAMPLE[0]])
     shared.embed(SAMPLE[:3])
     assert set(shared._sessions) == {0}  # one session for both
-    from_settings = make_embedder(Settings(embedder_query_threads=0, query_cache_size=0, embedder_cache_dir=cache_dir))
+    from_settings = make_embedder(
+        Settings(embedder_query_threads=0, query_cache_size=0, embedder_cache_dir=cache_dir)
+    )
     assert isinstance(from_settings, OnnxMiniLMEmbedder) and from_settings._query_threads == 0

@@ -29,7 +29,12 @@ QUESTION = "What does Priya Chandran plan?"
 
 
 def _other_process_adds(store_path: Path, tenant_id: str) -> None:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+    }
     root = Path(__file__).resolve().parents[2]  # this checkout's falkmem, not an installed one
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
     url = os.environ.get("FALKMEM_TEST_URL", "")
@@ -40,7 +45,9 @@ def _other_process_adds(store_path: Path, tenant_id: str) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
 
 
-def test_a_search_sees_the_entities_another_process_wrote(mem: Memory, tenant: Tenant, store_path: Path) -> None:
+def test_a_search_sees_the_entities_another_process_wrote(
+    mem: Memory, tenant: Tenant, store_path: Path
+) -> None:
     tenant.add("The cafeteria serves pasta on Fridays.")
     before = tenant.search(QUESTION, k=3)
     assert before.route == "vector" and not before.plan.entities  # the index is loaded: no Priya yet
@@ -51,7 +58,9 @@ def test_a_search_sees_the_entities_another_process_wrote(mem: Memory, tenant: T
     assert after.hits[0].text == "Priya Chandran plans the Q3 roadmap for Helios."
 
 
-def test_own_writes_do_not_reload_the_index(mem: Memory, tenant: Tenant, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_own_writes_do_not_reload_the_index(
+    mem: Memory, tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The stamp moves with this process's own writes too: those must not cost a reload."""
     eng = mem._engine  # the per-process index is what is under test
     tenant.add("Priya Chandran leads the Atlas team.")

@@ -14,7 +14,9 @@ from falkmem import InputError, Tenant
 def test_non_finite_equality_matches_nothing(tenant: Tenant, bad: object) -> None:
     tenant.add("The blue lamp costs 3.5 euros.", metadata={"price": 3.5, "item": "lamp"})
     tenant.add("The red chair has no price yet.", metadata={"price": None, "item": "chair"})
-    assert [h.metadata["item"] for h in tenant.search("lamp price", k=5, metadata={"item": "lamp"})] == ["lamp"]
+    assert [h.metadata["item"] for h in tenant.search("lamp price", k=5, metadata={"item": "lamp"})] == [
+        "lamp"
+    ]
     assert tenant.search("lamp price", k=5, metadata={"price": bad}).hits == ()
     assert tenant.context("what does the lamp cost?", metadata={"price": bad}).used == ()
     assert list(tenant.list(metadata={"price": bad})) == []

@@ -62,7 +62,9 @@ def bridges_only(helios: Tenant, store_path: Path) -> Iterator[Tenant]:
         yield plain.tenant(helios.id)
 
 
-def test_two_hop_question_routes_hybrid_and_ranks_the_bridge_memory(helios: Tenant, bridges_only: Tenant) -> None:
+def test_two_hop_question_routes_hybrid_and_ranks_the_bridge_memory(
+    helios: Tenant, bridges_only: Tenant
+) -> None:
     r = helios.search(TWO_HOP, k=3)
     assert r.route == "hybrid" and r.plan.rule == "entities 1 >= 1"
     assert ("project helios", "Project Helios") in r.plan.entities
@@ -73,7 +75,9 @@ def test_two_hop_question_routes_hybrid_and_ranks_the_bridge_memory(helios: Tena
     assert e.via["h2"] == ["Atlas team"] and e.depth_reached == 1 and e.reranker == "none"
 
 
-def test_one_hop_stops_before_the_manager_and_explain_says_where(helios: Tenant, bridges_only: Tenant) -> None:
+def test_one_hop_stops_before_the_manager_and_explain_says_where(
+    helios: Tenant, bridges_only: Tenant
+) -> None:
     shallow = bridges_only.explain(QUESTION, max_hops=1)
     deep = bridges_only.explain(QUESTION, max_hops=2)
     assert shallow.max_hops == 1 and shallow.depth_reached == 1

@@ -56,7 +56,9 @@ def test_key_supersession_never_hides_the_fact(
                 while not stop.is_set():
                     n += 1
                     if n % 20 == 0:
-                        keyed = [h for h in t.search("Which seat does Dana prefer?", k=5).hits if h.key == KEY]
+                        keyed = [
+                            h for h in t.search("Which seat does Dana prefer?", k=5).hits if h.key == KEY
+                        ]
                         what = "search"
                     else:
                         keyed = [h for h in t.list(limit=10) if h.key == KEY]

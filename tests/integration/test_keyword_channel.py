@@ -179,7 +179,9 @@ def _recount(tenant: Tenant) -> dict[str, int]:
     return dict(df)
 
 
-def test_document_frequencies_follow_writes_and_erasures(tenant: Tenant, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_document_frequencies_follow_writes_and_erasures(
+    tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tenant.add_many([{"id": "m1", "text": "Two companies announced a merger."}, {"id": "x", "text": "Tea."}])
     assert _frequencies(tenant) == _recount(tenant)
     assert _frequencies(tenant)["compani"] == 1 and _frequencies(tenant)["merger"] == 1
@@ -244,7 +246,11 @@ REFERENCE_CORPUS = [
     ("c2", "The company picnic is on Sunday near the lake.", "dana"),
     ("c3", "Echo " * 12 + "is a word repeated a dozen times in this memory.", None),
     ("c4", "Merger talks between the airlines stalled in March.", "omar"),
-    ("c5", "A long memory about many things: " + "weather, gardens, rivers, cooking, " * 10 + "and a merger.", None),
+    (
+        "c5",
+        "A long memory about many things: " + "weather, gardens, rivers, cooking, " * 10 + "and a merger.",
+        None,
+    ),
     ("c6", "Dana approved the budget for the Atlas launch.", None),
     ("c7", "Omar runs the running club; he ran the marathon twice.", "omar"),
     ("c8", "The lake froze; the picnic moved indoors.", None),

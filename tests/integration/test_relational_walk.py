@@ -43,7 +43,10 @@ CHAINS = [
 
 
 def _records() -> list[dict[str, Any]]:
-    out = [{"id": i, "text": text, "kind": "fact", "session": "helios"} for i, text in HELIOS + ABOUT_ATLAS_AND_HELIOS]
+    out = [
+        {"id": i, "text": text, "kind": "fact", "session": "helios"}
+        for i, text in HELIOS + ABOUT_ATLAS_AND_HELIOS
+    ]
     for n, (team, project, lead, boss) in enumerate(CHAINS):
         for part, text in (("a", f"The {team} team built Project {project}."), ("b", f"{lead} leads the {team} team."),
                            ("c", f"{lead} reports to {boss}.")):  # fmt: skip
@@ -124,7 +127,9 @@ def test_the_walk_honours_filters(helios: Tenant) -> None:
     assert set(found.ids) <= {i for i, _ in HELIOS + ABOUT_ATLAS_AND_HELIOS}
 
 
-def test_make_demo_puts_the_reports_to_fact_in_the_top_three(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_make_demo_puts_the_reports_to_fact_in_the_top_three(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert demo.main([str(tmp_path)]) == 0
     out = capsys.readouterr().out
     block = out.split(f"Q: {QUESTION}", 1)[1].split("\n\n", 1)[0]

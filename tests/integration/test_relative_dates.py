@@ -45,7 +45,9 @@ def test_weekdays_and_months_are_read_against_each_turns_own_day(tenant: Tenant)
     assert "Last month (Nov 2023)" in ctx.text, ctx.text  # said on 30 Dec 2023
 
 
-def test_context_dates_off_leaves_the_words_as_written(tenant: Tenant, reopened: Callable[..., Memory]) -> None:
+def test_context_dates_off_leaves_the_words_as_written(
+    tenant: Tenant, reopened: Callable[..., Memory]
+) -> None:
     _fill(tenant)
     with reopened(context_dates=False) as m:
         ctx = m.tenant(tenant.id).context("When did Paola catch the flu?", budget_tokens=150)

@@ -19,30 +19,92 @@ import pytest
 from falkmem import Memory, Tenant
 
 NOW = "2026-04-14T08:00:00Z"
-QUESTION = "What's the latest on my flight? Give me the confirmation code, travel dates, and updated arrival time."
+QUESTION = (
+    "What's the latest on my flight? Give me the confirmation code, travel dates, and updated arrival time."
+)
 
 LISBON = [
-    ("lis-1", "s-0302", "2026-03-02T09:12:00Z", "user", "Booked my flight to Lisbon: TP 1351, confirmation code LX4K9Q."),
-    ("lis-2", "s-0302", "2026-03-02T09:14:00Z", "user", "The Lisbon trip is April 14 to April 21, out on TP 1351."),
-    ("lis-3", "s-0414", "2026-04-14T06:40:00Z", "user", "TP 1351 to Lisbon is delayed; it now lands at 11:40 instead of 09:55."),
+    (
+        "lis-1",
+        "s-0302",
+        "2026-03-02T09:12:00Z",
+        "user",
+        "Booked my flight to Lisbon: TP 1351, confirmation code LX4K9Q.",
+    ),
+    (
+        "lis-2",
+        "s-0302",
+        "2026-03-02T09:14:00Z",
+        "user",
+        "The Lisbon trip is April 14 to April 21, out on TP 1351.",
+    ),
+    (
+        "lis-3",
+        "s-0414",
+        "2026-04-14T06:40:00Z",
+        "user",
+        "TP 1351 to Lisbon is delayed; it now lands at 11:40 instead of 09:55.",
+    ),
 ]
 DISTRACTORS = [
-    ("den-1", "s-0510", "2025-05-10T18:02:00Z", "user", "Booked my flight to Denver: UA 2210, confirmation code DNV7QZ."),
-    ("den-2", "s-0510", "2025-05-10T18:03:00Z", "user", "The Denver trip is June 2 to June 6, out on UA 2210."),
+    (
+        "den-1",
+        "s-0510",
+        "2025-05-10T18:02:00Z",
+        "user",
+        "Booked my flight to Denver: UA 2210, confirmation code DNV7QZ.",
+    ),
+    (
+        "den-2",
+        "s-0510",
+        "2025-05-10T18:03:00Z",
+        "user",
+        "The Denver trip is June 2 to June 6, out on UA 2210.",
+    ),
     ("den-3", "s-0602", "2025-06-02T16:30:00Z", "user", "UA 2210 landed in Denver at 14:25, right on time."),
     ("ack-1", "s-0302", "2026-03-02T09:13:00Z", "assistant", "Got it, I saved your booking details."),
     ("ack-2", "s-0510", "2025-05-10T18:04:00Z", "assistant", "Noted. Have a great trip!"),
-    ("dent-1", "s-0401", "2026-04-01T10:00:00Z", "user",
-     "Dentist appointment confirmed for May 12 at 3 pm, confirmation number 88412."),
-    ("note-1", "s-0201", "2026-02-01T12:00:00Z", "user", "Remember to renew my passport before any summer travel."),
+    (
+        "dent-1",
+        "s-0401",
+        "2026-04-01T10:00:00Z",
+        "user",
+        "Dentist appointment confirmed for May 12 at 3 pm, confirmation number 88412.",
+    ),
+    (
+        "note-1",
+        "s-0201",
+        "2026-02-01T12:00:00Z",
+        "user",
+        "Remember to renew my passport before any summer travel.",
+    ),
     ("note-2", "s-0201", "2026-02-01T12:01:00Z", "user", "Packing list: adapters, sunscreen, hiking boots."),
-    ("note-3", "s-0215", "2026-02-15T20:00:00Z", "user", "The airport lounge access comes with the new credit card."),
-    ("note-4", "s-0215", "2026-02-15T20:02:00Z", "user", "I prefer aisle seats near the front on long flights."),
+    (
+        "note-3",
+        "s-0215",
+        "2026-02-15T20:00:00Z",
+        "user",
+        "The airport lounge access comes with the new credit card.",
+    ),
+    (
+        "note-4",
+        "s-0215",
+        "2026-02-15T20:02:00Z",
+        "user",
+        "I prefer aisle seats near the front on long flights.",
+    ),
 ]
 _PEOPLE = ["Priya", "Omar", "Dana", "Lena", "Marco", "Yuki"]
 _TOPICS = ["the Q3 roadmap", "the hiring plan", "the onboarding flow", "the billing migration", "the API keys",
            "the support backlog", "the design review", "the offsite agenda", "the budget review", "the release notes"]  # fmt: skip
-_ACTIONS = ["will draft", "is blocked on", "signed off on", "will review", "asked for an update on", "is taking over"]
+_ACTIONS = [
+    "will draft",
+    "is blocked on",
+    "signed off on",
+    "will review",
+    "asked for an update on",
+    "is taking over",
+]
 
 
 def _meetings() -> list[tuple[str, str, str, str, str]]:
@@ -58,7 +120,9 @@ def _meetings() -> list[tuple[str, str, str, str, str]]:
 @pytest.fixture
 def trip(tenant: Tenant) -> Tenant:
     turns = sorted(LISBON + DISTRACTORS + _meetings(), key=lambda t: t[2])
-    tenant.add_many([{"id": i, "session": s, "at": at, "speaker": who, "text": text} for i, s, at, who, text in turns])
+    tenant.add_many(
+        [{"id": i, "session": s, "at": at, "speaker": who, "text": text} for i, s, at, who, text in turns]
+    )
     return tenant
 
 
@@ -90,7 +154,9 @@ def test_explain_lists_every_stage_with_what_it_added(trip: Tenant) -> None:
 
     why = trip.explain(QUESTION, k=5, now=NOW)
     names = {s.name for s in why.stages}
-    assert set(STAGES) - {"walk", "reliability"} <= names  # the walk and reliability report inside graph/fusion
+    assert (
+        set(STAGES) - {"walk", "reliability"} <= names
+    )  # the walk and reliability report inside graph/fusion
     links = next(s for s in why.stages if s.name == "links" and s.kind == "channel")
     assert links.ran and links.added, links  # the links channel added to the trip's turns
     role = next(s for s in why.stages if s.name == "role")

@@ -25,7 +25,9 @@ def _chain(*ids: str) -> set[tuple[str, str]]:
 def test_turns_are_linked_in_the_order_written(tenant: Tenant) -> None:
     tenant.add_many([{"id": f"a{i}", "text": f"turn {i} about the garden", "session": "s1" if i % 3 else "s2"}
                      for i in range(7)] + [{"id": "loose", "text": "a note without a session"}])  # fmt: skip
-    tenant.add_many([{"id": f"b{i}", "text": f"later turn {i}", "session": "s1"} for i in range(2)], batch_size=1)
+    tenant.add_many(
+        [{"id": f"b{i}", "text": f"later turn {i}", "session": "s1"} for i in range(2)], batch_size=1
+    )
     tenant.add("one more turn", id="c0", session="s2")
     edges, last = _order(tenant)
     assert edges == _chain("a1", "a2", "a4", "a5", "b0", "b1") | _chain("a0", "a3", "a6", "c0")

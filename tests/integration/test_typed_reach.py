@@ -51,7 +51,9 @@ def test_the_directors_come_before_the_cast(films: Tenant) -> None:
     assert set(ids) == {"Harbour Lights", "Night Train to Dover", "Edwin Marsh", "Ruth Calder"}, ids
 
 
-def test_without_the_reach_the_cast_ties_with_the_directors(films: Tenant, reopened: Callable[..., Memory]) -> None:
+def test_without_the_reach_the_cast_ties_with_the_directors(
+    films: Tenant, reopened: Callable[..., Memory]
+) -> None:
     """The control: the same search with the typed reach off."""
     with reopened(graph={"reach_weight": 0.0}) as plain:
         ids = plain.tenant(films.id).search(QUESTION, k=4).ids

@@ -111,7 +111,9 @@ def _overwrite_while_reading(mem: Memory, tenant: Tenant) -> None:
     elapsed = time.perf_counter() - t0
     assert not errors, errors
     total = sum(counts.values())
-    print(f"\n{writes[0]} overwrites, {total} reads {dict(counts)} in {elapsed:.1f} s; missing {dict(missing)}")
+    print(
+        f"\n{writes[0]} overwrites, {total} reads {dict(counts)} in {elapsed:.1f} s; missing {dict(missing)}"
+    )
     assert writes[0] >= OVERWRITES and total >= READS
     assert not missing, f"missing in {dict(missing)} of {dict(counts)} reads"
     assert not backwards, backwards[:5]

@@ -34,7 +34,10 @@ def test_non_finite_filters_match_nothing_like_the_in_memory_store(mem: Memory, 
         assert [i.key for i in store.search(("docs",), filter=flt)] == expected, flt
         assert [i.key for i in store.search(("docs",), query="lamp", filter=flt)] == expected, flt
     # $ne NaN holds for every item (NaN equals nothing)
-    assert sorted(i.key for i in store.search(("docs",), filter={"price": {"$ne": math.nan}})) == ["chair", "lamp"]
+    assert sorted(i.key for i in store.search(("docs",), filter={"price": {"$ne": math.nan}})) == [
+        "chair",
+        "lamp",
+    ]
 
 
 def test_a_filter_value_that_is_not_json_names_the_filter_field(mem: Memory, tenant: Tenant) -> None:

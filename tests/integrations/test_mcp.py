@@ -199,9 +199,15 @@ def test_tools_are_closed_unknown_arguments_and_a_locked_tenant_are_errors(
         out: dict[str, Any] = {}
         async with Client(locked) as client:
             out["schemas"] = {t.name: t.input_schema for t in (await client.list_tools()).tools}
-            out["other"] = await client.call_tool("remember", {"text": "Kenji owns billing.", "tenant": other})
-            out["bad"] = await client.call_tool("remember", {"text": "Kenji owns billing.", "tenant": "Bad Tenant!"})
-            out["extra"] = await client.call_tool("remember", {"text": "Kenji owns billing.", "colour": "red"})
+            out["other"] = await client.call_tool(
+                "remember", {"text": "Kenji owns billing.", "tenant": other}
+            )
+            out["bad"] = await client.call_tool(
+                "remember", {"text": "Kenji owns billing.", "tenant": "Bad Tenant!"}
+            )
+            out["extra"] = await client.call_tool(
+                "remember", {"text": "Kenji owns billing.", "colour": "red"}
+            )
             out["recall_extra"] = await client.call_tool("recall", {"query": "billing", "top_k": 3})
         async with Client(open_) as client:
             out["open_schemas"] = {t.name: t.input_schema for t in (await client.list_tools()).tools}

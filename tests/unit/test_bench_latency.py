@@ -27,7 +27,7 @@ def test_a_settings_override_reads_json_values() -> None:
 
     assert _override("graph.walk_depth=0") == ("graph.walk_depth", 0)
     assert _override("fusion.method=rrf") == ("fusion.method", "rrf")
-    assert _override("off=[\"links\"]") == ("off", ["links"])
+    assert _override('off=["links"]') == ("off", ["links"])
     with pytest.raises(ValueError, match="KEY=VALUE"):
         _override("graph_walk_depth")
 

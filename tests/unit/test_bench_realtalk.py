@@ -58,7 +58,11 @@ def test_chats_become_tenants_of_turns(tmp_path: Path) -> None:
     assert [m.id for m in t.memories] == ["D1:1", "D1:3", "D2:1"]  # the blank message is not a memory
     first = t.memories[1]
     assert (first.text, first.speaker, first.session, first.at) == (
-        "Paola: I played tennis today.", "Paola", "session_1", "2024-01-06T16:45:00")
+        "Paola: I played tennis today.",
+        "Paola",
+        "session_1",
+        "2024-01-06T16:45:00",
+    )
     assert [(q.text, q.gold, q.category) for q in t.questions] == [
         ("What sport did Paola play?", ("D1:3",), "multi-hop"),
         ("What did Kevin do on 08.01.2024?", ("D2:1",), "temporal"),  # D9:9 names no message: dropped

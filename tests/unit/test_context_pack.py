@@ -182,7 +182,9 @@ def test_a_numbered_list_of_short_items_is_taken_whole_or_not_at_all() -> None:
     # alone says nothing: a short numbered list comes whole with its header, or stays out.
     names = ["Radik", "Irradon", "Nucleus", "Fissionator", "Radiatron"]
     listed = "\n".join(f"{n}. {w}" for n, w in enumerate(names, 1))
-    text = f"Sure, here are some one-word names for the Radiation Amplified:\n\n{listed}\n\nI hope these help!"
+    text = (
+        f"Sure, here are some one-word names for the Radiation Amplified:\n\n{listed}\n\nI hope these help!"
+    )
     about = (
         "The Radiation Amplified is a zombie mutated by radiation. It has glowing green eyes and a "
         "toxic aura. Its attacks cause radiation poisoning that blurs the screen."
@@ -193,7 +195,10 @@ def test_a_numbered_list_of_short_items_is_taken_whole_or_not_at_all() -> None:
         shown = [w for w in names if w in out.text]
         assert shown in ([], names), (budget, out.text)
         if budget >= 60:
-            assert "names for the Radiation Amplified: 1. Radik 2. Irradon 3. Nucleus 4. Fissionator 5. Radiatron" in out.text
+            assert (
+                "names for the Radiation Amplified: 1. Radik 2. Irradon 3. Nucleus 4. Fissionator 5. Radiatron"
+                in out.text
+            )
     steps = "\n".join(f"{n}. {w}" for n, w in enumerate([
         "Start slow and keep the first mile easier than you think you need to.",
         "Use a timer or a running app to track your pace on every run.",
@@ -577,7 +582,9 @@ def test_a_join_bound_packs_what_whole_counts_pack() -> None:
         exact = pack("helios budget", items, budget_tokens=budget, counter=whole)
         assert bound == exact  # the bound is exact here: each join costs its one token
         assert bound.tokens == NewlineCounter().count(bound.text) <= budget
-        assert "\n" in bound.text and summed.whole == 1 < whole.whole  # line counts summed; the text counted once
+        assert (
+            "\n" in bound.text and summed.whole == 1 < whole.whole
+        )  # line counts summed; the text counted once
 
 
 class JoinLiar(NewlineCounter):
@@ -611,10 +618,14 @@ def test_a_question_for_the_latest_state_takes_the_newer_statement_too() -> None
     q = "What is my current highest score in Ticket to Ride?"
     latest = pack(q, items, budget_tokens=100, counter=RegexTokenCounter())
     assert "132 points" in latest.text and "124 points" in latest.text
-    discounted = pack(q, items, budget_tokens=100, counter=RegexTokenCounter(), weights=Weights(repeat_latest=None))
+    discounted = pack(
+        q, items, budget_tokens=100, counter=RegexTokenCounter(), weights=Weights(repeat_latest=None)
+    )
     assert "132 points" not in discounted.text
     # a question that does not ask for the latest state keeps the discount
-    plain_q = pack("What is my highest score in Ticket to Ride?", items, budget_tokens=100, counter=RegexTokenCounter())
+    plain_q = pack(
+        "What is my highest score in Ticket to Ride?", items, budget_tokens=100, counter=RegexTokenCounter()
+    )
     assert "132 points" not in plain_q.text
 
 
@@ -624,12 +635,24 @@ def _theater_chat() -> list[ContextItem]:
     again; the play is in the user's next turn."""
     who = {"u": "user", "a": "assistant"}
     texts = [
-        ("u2", "u", "I recently went to a play at the local community theater, and the lead actress reminded "
-                    "me of my friend Emily."),
-        ("a3", "a", "That's great to hear! Perhaps Emily could audition for a role there. Emily could also "
-                    "take acting classes for adults."),
-        ("u4", "u", "I was thinking of getting Emily to audition. The play I attended was a production of The "
-                    "Glass Menagerie."),
+        (
+            "u2",
+            "u",
+            "I recently went to a play at the local community theater, and the lead actress reminded "
+            "me of my friend Emily.",
+        ),
+        (
+            "a3",
+            "a",
+            "That's great to hear! Perhaps Emily could audition for a role there. Emily could also "
+            "take acting classes for adults.",
+        ),
+        (
+            "u4",
+            "u",
+            "I was thinking of getting Emily to audition. The play I attended was a production of The "
+            "Glass Menagerie.",
+        ),
         *((f"f{i}", "a", f"Filler turn {i} about gardening and tomatoes in the spring.") for i in range(12)),
     ]
     return [
@@ -654,7 +677,10 @@ def test_a_name_in_a_chat_turn_is_no_bridge_within_its_session() -> None:
     ("query", "wants"),
     [
         ("When did the Admiral Twin open in the city where the Philbrook Museum is located?", {"date"}),
-        ("How many Publix stores are in the state where Hello Love's performer lived when he died?", {"number"}),
+        (
+            "How many Publix stores are in the state where Hello Love's performer lived when he died?",
+            {"number"},
+        ),
         ("Who was president when the area where Intrepid Wind Farm is located became a state?", {"name"}),
         ("How long did Nicolas have to leave work when he had a nosebleed?", {"number"}),
         ("When and where did we meet?", {"date", "name"}),
@@ -665,7 +691,9 @@ def test_a_name_in_a_chat_turn_is_no_bridge_within_its_session() -> None:
         ("What was the year the team that Ana leads was founded?", {"date"}),
     ],
 )
-def test_the_answer_type_is_read_from_the_first_interrogative_not_a_relative_clause(query: str, wants: set[str]) -> None:
+def test_the_answer_type_is_read_from_the_first_interrogative_not_a_relative_clause(
+    query: str, wants: set[str]
+) -> None:
     assert asks_for(query) == wants
 
 
@@ -694,7 +722,11 @@ def test_a_bridge_is_met_again_in_its_peoples_adjective(monkeypatch: pytest.Monk
     sentences.analyse.cache_clear()
     monkeypatch.setattr(sentences, "name_key", lambda name: name)  # no fold: "ugandan" is another name
     try:
-        missed = [b for b in (130, 150, 160) if "Kiiza" not in pack(BUYENDE_Q, BUYENDE, budget_tokens=b, counter=COUNTER).text]
+        missed = [
+            b
+            for b in (130, 150, 160)
+            if "Kiiza" not in pack(BUYENDE_Q, BUYENDE, budget_tokens=b, counter=COUNTER).text
+        ]
         assert missed == [130, 150, 160]
     finally:
         sentences.analyse.cache_clear()  # the analyses made without the fold must not outlive it

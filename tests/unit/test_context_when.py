@@ -136,7 +136,9 @@ def test_a_turn_past_midnight_gets_its_own_day_on_its_session_line() -> None:
 
 def test_the_days_are_those_of_the_time_zone_given() -> None:
     # 05:00 UTC on 4 Jan is 21:00 on 3 Jan in California and 14:00 on 4 Jan in Tokyo
-    items = [_turn("t1", "I flew back yesterday and it was long.", 0.9, datetime(2024, 1, 4, 5, 0, tzinfo=UTC))]
+    items = [
+        _turn("t1", "I flew back yesterday and it was long.", 0.9, datetime(2024, 1, 4, 5, 0, tzinfo=UTC))
+    ]
     q = "When did I fly back?"
     assert "[1] 4 Jan 2024 user: I flew back yesterday (3 Jan 2024)" in pack(
         q, items, budget_tokens=60, counter=COUNTER).text  # fmt: skip
@@ -153,7 +155,9 @@ def test_a_line_shows_the_zones_day_and_today_needs_no_date_there() -> None:
     items = [_turn("t1", "Today was the longest day at work.", 0.9, said),
              _turn("t2", "Work was fine.", 0.5, said - timedelta(days=2))]  # fmt: skip
     utc_line = pack("How was work?", items, budget_tokens=60, counter=COUNTER).text.splitlines()[0]
-    tokyo_line = pack("How was work?", items, budget_tokens=60, counter=COUNTER, tz=zone("Asia/Tokyo")).text.splitlines()[0]
+    tokyo_line = pack(
+        "How was work?", items, budget_tokens=60, counter=COUNTER, tz=zone("Asia/Tokyo")
+    ).text.splitlines()[0]
     assert utc_line == "[1] 10 Jul 2023 user: Today was the longest day at work."
     assert tokyo_line == "[1] 11 Jul 2023 user: Today was the longest day at work."
 
@@ -173,7 +177,10 @@ def test_days_named_are_the_days_relative_words_mean() -> None:
     assert days_named("I got it today, saw her yesterday and again 3 days ago.", MONDAY) == [
         date(2023, 5, 8), date(2023, 5, 7), date(2023, 5, 5)
     ]  # fmt: skip
-    assert days_named("We met last Friday; dinner is next Sunday.", MONDAY) == [date(2023, 5, 5), date(2023, 5, 14)]
+    assert days_named("We met last Friday; dinner is next Sunday.", MONDAY) == [
+        date(2023, 5, 5),
+        date(2023, 5, 14),
+    ]
     # a week, a month, a year, or a day written out: no one day it means by itself
     assert days_named("Last week was long, next month too, and a year ago; on 5 May we met.", MONDAY) == []
 
@@ -219,7 +226,10 @@ def test_a_wide_window_or_a_document_gains_nothing_from_the_day() -> None:
 
 def test_a_day_named_from_further_away_is_evidence_too() -> None:
     # "ten days ago", said ten days after the Saturday asked about, names that Saturday
-    later = [*JEWELRY[:2], _turn("t3", GIFT.replace("today", "10 days ago"), 0.7, SATURDAY + timedelta(days=10))]
+    later = [
+        *JEWELRY[:2],
+        _turn("t3", GIFT.replace("today", "10 days ago"), 0.7, SATURDAY + timedelta(days=10)),
+    ]
     # (100 tokens: the date written after "10 days ago" takes a few more than "today")
     packed = pack(JEWELRY_Q, later, budget_tokens=100, counter=COUNTER, window=LAST_SATURDAY)
     assert "chandelier from my aunt 10 days ago (4 Mar 2023)" in packed.text, packed.text

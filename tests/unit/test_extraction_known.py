@@ -125,11 +125,16 @@ def test_find_never_matches_a_contraction() -> None:
 
 
 def test_find_with_fold_matches_names_typed_without_their_accents() -> None:
-    known = KnownEntities([("Akinoshū Kenji", "Akinoshū Kenji"), ("Beyonce", "Beyonce"), ("Tekezé River", "Tekezé")])
+    known = KnownEntities(
+        [("Akinoshū Kenji", "Akinoshū Kenji"), ("Beyonce", "Beyonce"), ("Tekezé River", "Tekezé")]
+    )
     question = "What plane bombed Akinoshu Kenji's birthplace, and where does the Tekeze River flow?"
     assert known.find(question) == []  # the extractor links what a text spells
     got = known.find(question, fold=True)
-    assert [(m.key, m.name) for m in got] == [("akinoshū kenji", "Akinoshū Kenji"), ("tekezé river", "Tekezé")]
+    assert [(m.key, m.name) for m in got] == [
+        ("akinoshū kenji", "Akinoshū Kenji"),
+        ("tekezé river", "Tekezé"),
+    ]
     assert question[got[0].char_start : got[0].char_end] == "Akinoshu Kenji's"
     # accents the key does not have are taken off the text too
     assert [m.key for m in known.find("Beyoncé's first album", fold=True)] == ["beyonce"]

@@ -107,9 +107,16 @@ def test_score_fusion_is_similarity_plus_weighted_evidence_on_absolute_scales() 
     }
     assert fused["a"].score == pytest.approx(0.9)  # its similarity, nothing else
     assert fused["b"].score == pytest.approx(0.5 + 0.5 * 12 / 24)  # BM25 per unit of the query's idf mass
-    assert fused["d"].score == pytest.approx(0.1 + 0.5 * 6 / 24)  # keyword only: the weakest vector hit's similarity
-    assert fused["e"].score == pytest.approx(0.5 + 0.25 * 4.0)  # its own similarity + the graph score as it is
-    assert dict(fused["e"].ranks) == {"graph": 1} and dict(fused["b"].scores) == {"vector": 0.5, "keyword": 12.0}
+    assert fused["d"].score == pytest.approx(
+        0.1 + 0.5 * 6 / 24
+    )  # keyword only: the weakest vector hit's similarity
+    assert fused["e"].score == pytest.approx(
+        0.5 + 0.25 * 4.0
+    )  # its own similarity + the graph score as it is
+    assert dict(fused["e"].ranks) == {"graph": 1} and dict(fused["b"].scores) == {
+        "vector": 0.5,
+        "keyword": 12.0,
+    }
 
 
 def test_a_channel_counts_what_its_evidence_holds_not_its_rank() -> None:

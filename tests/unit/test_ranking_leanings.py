@@ -74,7 +74,9 @@ def test_a_turn_that_says_nothing_of_its_speaker_leans_down() -> None:
     out = lean(fused(*order), rows, QuestionLeanings(), w, roles=ROLES)
     assert [f.id for f in out] == ["ski", "bot", "usr", "doc", "fact", "wow"]
     assert out[-1].score == pytest.approx(0.50 - 0.1)
-    assert lean(fused(*order), rows, QuestionLeanings(), Leanings(impersonal=0.0), roles=ROLES) == fused(*order)
+    assert lean(fused(*order), rows, QuestionLeanings(), Leanings(impersonal=0.0), roles=ROLES) == fused(
+        *order
+    )
 
 
 def test_speaker_keys() -> None:
@@ -129,7 +131,11 @@ def test_the_askers_role() -> None:
 
 
 def test_a_memory_that_only_asks_leans_down_whole_rows_only() -> None:
-    rows = {"q": {"text": "What do you like to cook?"}, "s": {"text": "I cook lasagna."}, "thin": {"speaker": "x"}}
+    rows = {
+        "q": {"text": "What do you like to cook?"},
+        "s": {"text": "I cook lasagna."},
+        "thin": {"speaker": "x"},
+    }
     out = lean(fused(("q", 0.6), ("s", 0.5), ("thin", 0.45)), rows, QuestionLeanings(), W)
     assert [f.id for f in out] == ["s", "thin", "q"]
     flagged = lean(fused(("q", 0.6), ("s", 0.5)), {"q": {"asks": True}}, QuestionLeanings(), W)
@@ -140,9 +146,13 @@ def test_time_windows_explicit_count_more() -> None:
     rows = {"in": {"valid_at": 10 * DAY}, "out": {"valid_at": 40 * DAY}}
     window = (9 * DAY, 12 * DAY)
     relative = lean(fused(("out", 0.6), ("in", 0.55)), rows, QuestionLeanings(window=window), W)
-    explicit = lean(fused(("out", 0.9), ("in", 0.55)), rows, QuestionLeanings(window=window, explicit=True), W)
+    explicit = lean(
+        fused(("out", 0.9), ("in", 0.55)), rows, QuestionLeanings(window=window, explicit=True), W
+    )
     assert [f.id for f in relative] == ["in", "out"] and [f.id for f in explicit] == ["in", "out"]
-    assert relative[0].score == pytest.approx(0.55 + W.time) and explicit[0].score == pytest.approx(0.55 + W.time_explicit)
+    assert relative[0].score == pytest.approx(0.55 + W.time) and explicit[0].score == pytest.approx(
+        0.55 + W.time_explicit
+    )
 
 
 def test_order_needs_times_a_day_apart() -> None:
@@ -158,7 +168,9 @@ def test_order_needs_times_a_day_apart() -> None:
 def test_zero_weights_change_nothing() -> None:
     rows = {"a": {"speaker": "Kevin", "text": "What?", "valid_at": DAY}}
     off = Leanings(speaker=0, role=0, asks=0, impersonal=0, time=0, time_explicit=0, order=0)
-    q = QuestionLeanings(speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest")
+    q = QuestionLeanings(
+        speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest"
+    )
     assert lean(fused(("a", 0.5)), rows, q, off) == fused(("a", 0.5))
 
 

@@ -44,7 +44,12 @@ def test_windows(text: str, start: str, end: str, explicit: bool) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["May I ask what you think?", "Who leads the Atlas team?", "I march every Sunday morning", "How long is my commute?"],
+    [
+        "May I ask what you think?",
+        "Who leads the Atlas team?",
+        "I march every Sunday morning",
+        "How long is my commute?",
+    ],
 )
 def test_no_time(text: str) -> None:
     assert find_time(text, NOW) is None
@@ -76,11 +81,15 @@ def test_the_window_is_a_day_where_the_asker_lives() -> None:
 
     # asked at 05:00 UTC on 4 Jan: 21:00 on 3 Jan in California, where "yesterday" is 2 Jan
     la = zone("America/Los_Angeles")
-    ref = find_time("what did I do yesterday?", datetime(2024, 1, 3, 21, 0))  # the pipeline passes local wall time
+    ref = find_time(
+        "what did I do yesterday?", datetime(2024, 1, 3, 21, 0)
+    )  # the pipeline passes local wall time
     assert ref is not None and ref.start == datetime(2024, 1, 2)
     plan = Plan(route="vector", entities=(), cues=(), rule="", time=ref)
     in_la = question_leanings(plan, "what did I do yesterday?", la).window
     in_utc = question_leanings(plan, "what did I do yesterday?").window
     assert in_la is not None and in_utc is not None
-    assert in_la[0] == datetime(2024, 1, 2, 8, 0, tzinfo=UTC).timestamp() - 86_400  # local midnight, a day's slack
+    assert (
+        in_la[0] == datetime(2024, 1, 2, 8, 0, tzinfo=UTC).timestamp() - 86_400
+    )  # local midnight, a day's slack
     assert in_la[0] - in_utc[0] == 8 * 3600

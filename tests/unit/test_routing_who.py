@@ -18,7 +18,9 @@ def test_asker_role() -> None:
 
 
 def test_role_of() -> None:
-    assert role_of("User") == "user" and role_of(" assistant ") == "assistant" and role_of("AI") == "assistant"
+    assert (
+        role_of("User") == "user" and role_of(" assistant ") == "assistant" and role_of("AI") == "assistant"
+    )
     assert role_of("Paola") is None and role_of(None) is None
 
 
@@ -27,9 +29,13 @@ def test_hubs_do_not_count_for_the_entity_rule() -> None:
     cfg = RouterConfig(entity_threshold=1)
     mentions = {"paola": 600, "walt disney world": 3}
     speaker = plan_query("What sports does Paola play?", known, cfg, mentions=mentions, max_mentions=50)
-    assert speaker.route == "vector" and speaker.entities == (("paola", "Paola"),) and speaker.followable == ()
+    assert (
+        speaker.route == "vector" and speaker.entities == (("paola", "Paola"),) and speaker.followable == ()
+    )
     assert speaker.rule == "no followable entity named"
-    place = plan_query("When did Paola go to Walt Disney World?", known, cfg, mentions=mentions, max_mentions=50)
+    place = plan_query(
+        "When did Paola go to Walt Disney World?", known, cfg, mentions=mentions, max_mentions=50
+    )
     assert place.route == "hybrid" and place.followable == ("walt disney world",)
     unknown_counts = plan_query("What sports does Paola play?", known, cfg)  # no counts: every entity counts
     assert unknown_counts.route == "hybrid"

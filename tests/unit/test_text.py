@@ -19,7 +19,9 @@ from falkmem.text.dates import (
 from falkmem.text.sentences import split_sentences
 
 
-@pytest.mark.parametrize("name", ["falkmem.text.dates", "falkmem.text.keys", "falkmem.text.sentences", "falkmem.text.tokens"])
+@pytest.mark.parametrize(
+    "name", ["falkmem.text.dates", "falkmem.text.keys", "falkmem.text.sentences", "falkmem.text.tokens"]
+)
 def test_docstring_examples_run(name: str) -> None:
     assert doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS).failed == 0
 
@@ -46,7 +48,12 @@ def test_month_words_prefer_the_longest_spelling() -> None:
 
 def test_sentences_and_clauses() -> None:
     text = "Dr. Ana Lima met J. Smith. He left!\nNext line; more. 1. Item one. approx. three"
-    assert split_sentences(text) == ["Dr. Ana Lima met J. Smith.", "He left!", "Next line; more.", "1. Item one. approx. three"]
+    assert split_sentences(text) == [
+        "Dr. Ana Lima met J. Smith.",
+        "He left!",
+        "Next line; more.",
+        "1. Item one. approx. three",
+    ]
     assert split_sentences(text, clauses=True) == [
         "Dr. Ana Lima met J. Smith.", "He left!", "Next line", "more.", "1.", "Item one. approx. three",
     ]  # fmt: skip
@@ -54,13 +61,30 @@ def test_sentences_and_clauses() -> None:
 
 def test_a_clause_ends_only_before_what_opens_one() -> None:
     text = 'He sang "Where Did You Get That Hat?" in 1888. Eugenie … The Story\nSmith, Jr.. He left'
-    assert split_sentences(text, clauses=True) == ['He sang "Where Did You Get That Hat?" in 1888.', "Eugenie … The Story", "Smith, Jr.. He left"]
-    assert split_sentences(text) == ['He sang "Where Did You Get That Hat?"', "in 1888.", "Eugenie …", "The Story", "Smith, Jr..", "He left"]
+    assert split_sentences(text, clauses=True) == [
+        'He sang "Where Did You Get That Hat?" in 1888.',
+        "Eugenie … The Story",
+        "Smith, Jr.. He left",
+    ]
+    assert split_sentences(text) == [
+        'He sang "Where Did You Get That Hat?"',
+        "in 1888.",
+        "Eugenie …",
+        "The Story",
+        "Smith, Jr..",
+        "He left",
+    ]
 
 
 def test_closing_quotes_stay_outside_a_clause() -> None:
-    assert split_sentences('She said "No." Then she left.', clauses=True) == ['She said "No.', "Then she left."]
+    assert split_sentences('She said "No." Then she left.', clauses=True) == [
+        'She said "No.',
+        "Then she left.",
+    ]
 
 
 def test_closing_quotes_stay_with_their_sentence() -> None:
-    assert split_sentences('She said "No." Then (quietly.) she left.') == ['She said "No."', "Then (quietly.) she left."]
+    assert split_sentences('She said "No." Then (quietly.) she left.') == [
+        'She said "No."',
+        "Then (quietly.) she left.",
+    ]

@@ -40,7 +40,6 @@ def test_a_server_that_exits_on_sigterm_is_not_killed(tmp_path: Path) -> None:
     assert p.returncode == -15, p.returncode  # the clean shutdown was enough
 
 
-
 def test_a_client_that_came_and_went_between_two_looks_restarts_the_idle_time(tmp_path: Path) -> None:
     """A lingering server's idle time counts from the clients file's stamp (a client's last open
     or close) when that is later than the watchdog's own first look without a client."""
