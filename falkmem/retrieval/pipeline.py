@@ -1,6 +1,6 @@
 """One search as a list of named stages (``config.STAGES``): route, the channels that propose
 candidates (keyword, vector, graph), fusion, the adjustments that add score deltas (speaker,
-role, asks, impersonal, time, order), the links channel, rerank. Each stage reads its
+role, asks, impersonal, time), the links channel, rerank. Each stage reads its
 own config from ``Settings``, can be switched off by name (``Settings.off``) and reports what it
 did (``Retrieval.stages``: ``explain()``). The channels do the I/O; this module orders them.
 """
@@ -252,7 +252,7 @@ def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanin
         window = (start, end)
     return QuestionLeanings(
         speakers=frozenset(key for key, _ in plan.entities), said=said_form(text), names=name_tokens(text),
-        role=plan.role, window=window, explicit=plan.time is not None and plan.time.explicit, order=plan.order,
+        role=plan.role, window=window, explicit=plan.time is not None and plan.time.explicit,
     )  # fmt: skip
 
 
@@ -404,7 +404,7 @@ def _links(run: _Run) -> None:
 
 def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
     """The ranking with the links' additions; new memories scored like fusion would (cosine +
-    link) plus their own adjustments (the order adjustment, which ranks the head, excepted)."""
+    link) plus their own adjustments."""
     out = run.out
     have = {f.id for f in out.fused}
     floor = min((sim for _, sim in run.vec), default=0.0)
@@ -412,7 +412,7 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
            for r, (i, w) in enumerate(added.items()) if i not in have]  # fmt: skip
     if new:
         assert out.question is not None
-        cfg = run.s.lean.model_copy(update={"order": 0.0} | {n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
+        cfg = run.s.lean.model_copy(update={n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
         new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
     merged = [Fused(f.id, f.score + added[f.id], {**f.ranks, "links": ranks[f.id]}, {**f.scores, "links": added[f.id]},
