@@ -201,8 +201,8 @@ def _searches(mem: Memory, stream: scale_stream.Stream, n: int) -> tuple[dict[st
                                "recall": scale_stream.recall_at(r.ids, q.gold_texts, copies, 10)})  # fmt: skip
         for name, bounds in _channel_variants(mem):
             s = time.perf_counter()
-            hits = keyword_search(mem._engine.store.executor, t.graph, q.text, k=10,
-                                  candidates=mem.settings.keyword.candidates, **bounds)  # fmt: skip
+            cfg = mem.settings.keyword.model_copy(update=bounds)
+            hits = keyword_search(mem._engine.store.executor, t.graph, q.text, cfg, k=10)
             ms = (time.perf_counter() - s) * 1000
             ids = [str(a["id"]) for a, _ in hits.hits]
             channel[name].append(

@@ -77,6 +77,17 @@ class KeywordConfig(_Config):
     unless no kept term is that rare (docs/performance.md). None: every kept term brings some."""
     fetch_pairs: int = Field(default=3, ge=0, le=45)
     """Pairs of terms over ``fetch_max_df`` that each bring the memories holding both."""
+    common_fraction: float = Field(default=0.25, gt=0, le=1)
+    """A term in more than this share of the memories (and more than ``common_min_df``) is
+    dropped, unless every term is that common."""
+    common_min_df: int = Field(default=100, ge=1)
+    """Below this many memories a term is never too common to search."""
+    max_terms: int = Field(default=12, ge=1, le=100)
+    """The most distinct stems of one question that are searched."""
+    k1: float = Field(default=1.2, ge=0, le=10)
+    """Okapi BM25 term-frequency saturation."""
+    b: float = Field(default=0.75, ge=0, le=1)
+    """Okapi BM25 length normalisation."""
 
 
 class GraphConfig(_Config):

@@ -32,6 +32,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from falkmem import Memory
+    from falkmem.config import KeywordConfig
     from falkmem.retrieval import keyword as kw
     from falkmem.testing import HashEmbedder
 
@@ -43,6 +44,7 @@ def main() -> None:
             corpus = json.loads((folder / "musique_train_corpus.json").read_text())
             t.add_many([{"id": f"p{i}", "text": f"{p['title']}\n{p['text']}"} for i, p in enumerate(corpus)])
         ex, graph = t._engine.store.executor, t.graph
+        CFG = KeywordConfig(candidates=100, max_df=None, fetch_max_df=None, fetch_pairs=0)
         reset = getattr(kw, "clear_term_stats", None)  # absent before the cache existed
         try:
             from falkmem.keyword.stem import document_stems as doc_cache
@@ -58,12 +60,12 @@ def main() -> None:
                 if doc_cache is not None:
                     doc_cache.cache_clear()
                 s = time.perf_counter()
-                hits = kw.keyword_search(ex, graph, q, k=10, candidates=100, as_of=None).hits
+                hits = kw.keyword_search(ex, graph, q, CFG, k=10).hits
                 cold.append((time.perf_counter() - s) * 1000)
                 results[q] = [[str(r["id"]), round(sc, 6)] for r, sc in hits]
             for q in questions:
                 s = time.perf_counter()
-                kw.keyword_search(ex, graph, q, k=10, candidates=100, as_of=None)
+                kw.keyword_search(ex, graph, q, CFG, k=10)
                 warm.append((time.perf_counter() - s) * 1000)
 
     def pct(xs: list[float], p: float) -> float:

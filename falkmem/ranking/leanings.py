@@ -254,9 +254,13 @@ def lean(
         if weights.asks and (row["asks"] if "asks" in row else text is not None and asks_only(text)):
             give(f.id, "asks", -weights.asks)
         if (
-            weights.impersonal and keys and text is not None and keys[0] not in (roles or {})
-            and row.get("kind", "episode") == "episode" and not speaks_of_self(text)
-        ):  # fmt: skip
+            weights.impersonal
+            and keys
+            and text is not None
+            and keys[0] not in (roles or {})
+            and row.get("kind", "episode") == "episode"
+            and not speaks_of_self(text)
+        ):
             give(f.id, "impersonal", -weights.impersonal)
         at = row.get("valid_at")
         if question.window is not None and isinstance(at, int | float):

@@ -141,10 +141,15 @@ class Filters:
     def params(self) -> dict[str, Any]:
         """The Cypher parameters ``$f_sessions`` … ``$f_meta`` of the filter fragment."""
         return {
-            "f_sessions": _lst(self.sessions), "f_users": _lst(self.users), "f_agents": _lst(self.agents),
-            "f_speakers": _lst(self.speakers), "f_kinds": _lst(self.kinds), "f_since": self.since,
-            "f_until": self.until, "f_meta": _lst(self.metadata),
-        }  # fmt: skip
+            "f_sessions": _lst(self.sessions),
+            "f_users": _lst(self.users),
+            "f_agents": _lst(self.agents),
+            "f_speakers": _lst(self.speakers),
+            "f_kinds": _lst(self.kinds),
+            "f_since": self.since,
+            "f_until": self.until,
+            "f_meta": _lst(self.metadata),
+        }
 
     def admits(self, row: Mapping[str, Any]) -> bool:
         """The fragment, evaluated in Python on a projected artifact row (for bounded lists
@@ -163,10 +168,12 @@ class Filters:
             if not set(self.metadata) <= have:
                 return False
         return (
-            one(self.sessions, row.get("session_id")) and one(self.users, row.get("user_id"))
-            and one(self.agents, row.get("agent_id")) and one(self.speakers, row.get("speaker"))
+            one(self.sessions, row.get("session_id"))
+            and one(self.users, row.get("user_id"))
+            and one(self.agents, row.get("agent_id"))
+            and one(self.speakers, row.get("speaker"))
             and one(self.kinds, row.get("kind"))
-        )  # fmt: skip
+        )
 
 
 NO_FILTERS = Filters()
@@ -251,11 +258,15 @@ def build_filters(**filters: Unpack[FilterArgs]) -> Filters | None:
     """
     check_filter_names(filters)
     f = Filters(
-        sessions=_values(filters.get("session"), "session"), users=_values(filters.get("user"), "user"),
-        agents=_values(filters.get("agent"), "agent"), speakers=_values(filters.get("speaker"), "speaker"),
-        kinds=_values(filters.get("kind"), "kind", allowed=KINDS), since=_time(filters.get("since"), "since"),
-        until=_time(filters.get("until"), "until"), metadata=_metadata(filters.get("metadata")),
-    )  # fmt: skip
+        sessions=_values(filters.get("session"), "session"),
+        users=_values(filters.get("user"), "user"),
+        agents=_values(filters.get("agent"), "agent"),
+        speakers=_values(filters.get("speaker"), "speaker"),
+        kinds=_values(filters.get("kind"), "kind", allowed=KINDS),
+        since=_time(filters.get("since"), "since"),
+        until=_time(filters.get("until"), "until"),
+        metadata=_metadata(filters.get("metadata")),
+    )
     if f.since is not None and f.until is not None and f.since >= f.until:
         raise InputError("until", "must be later than since")
     return f if f.active else None

@@ -97,15 +97,30 @@ def expand(
         query("retrieve/expand"),
         {
             "seeds": [{"id": i, "w": float(w)} for i, w in seeds],
-            "named": list(named), "named_weight": float(named_weight), "max_score": float(cfg.max_score),
-            "max_mentions": cfg.max_mentions, "per_entity": cfg.per_entity, "head_weight": cfg.head_weight,
-            "tail_weight": cfg.tail_weight, "max_hops": max_hops, "hop_weight": cfg.hop_weight, "relations": list(w.relations), "depth": w.depth,
-            "walk_from": cfg.walk_from, "walk_per_entity": cfg.walk_per_entity, "walk_fanout": cfg.walk_fanout,
-            "walk_weight": float(cfg.walk_weight), "evidence_weight": float(cfg.evidence_weight),
-            "reach_weight": float(cfg.reach_weight if w.depth else 0.0), "walk_floor": float(w.floor), "limit": limit, "vector": vector_param(vector),
-            "as_of": as_of, **(filters or Filters()).params(),
+            "named": list(named),
+            "named_weight": float(named_weight),
+            "max_score": float(cfg.max_score),
+            "max_mentions": cfg.max_mentions,
+            "per_entity": cfg.per_entity,
+            "head_weight": cfg.head_weight,
+            "tail_weight": cfg.tail_weight,
+            "max_hops": max_hops,
+            "hop_weight": cfg.hop_weight,
+            "relations": list(w.relations),
+            "depth": w.depth,
+            "walk_from": cfg.walk_from,
+            "walk_per_entity": cfg.walk_per_entity,
+            "walk_fanout": cfg.walk_fanout,
+            "walk_weight": float(cfg.walk_weight),
+            "evidence_weight": float(cfg.evidence_weight),
+            "reach_weight": float(cfg.reach_weight if w.depth else 0.0),
+            "walk_floor": float(w.floor),
+            "limit": limit,
+            "vector": vector_param(vector),
+            "as_of": as_of,
+            **(filters or Filters()).params(),
         },
-    )  # fmt: skip
+    )
     hits: list[GraphHit] = []
     seen: set[str] = set()
     for r in rows:
@@ -115,7 +130,12 @@ def expand(
         seen.add(row["id"])
         paths = tuple(tuple((str(a), str(b), str(c)) for a, b, c in p) for p in (r["paths"] or []) if p)
         hits.append(
-            GraphHit(row=row, score=float(r["score"]), sim=float(r["sim"]),
-                     via=tuple(dict.fromkeys(str(v) for v in r["via"] or ())), paths=paths)
-        )  # fmt: skip
+            GraphHit(
+                row=row,
+                score=float(r["score"]),
+                sim=float(r["sim"]),
+                via=tuple(dict.fromkeys(str(v) for v in r["via"] or ())),
+                paths=paths,
+            )
+        )
     return hits

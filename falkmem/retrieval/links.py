@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import LinksConfig
 from ..storage.cypher import query
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
@@ -48,33 +49,33 @@ def link_search(
     executor: Executor,
     graph: str,
     vector: Sequence[float] | VectorParam,
+    cfg: LinksConfig,
     *,
     seeds: Sequence[tuple[str, float]],
-    window: int,
-    decay: float,
-    rare_max: int,
     as_of: float | None = None,
     filters: Filters | None = None,
 ) -> list[LinkHit]:
     """Run ``retrieve/links``; the reached memories, strongest link first.
 
     Args:
+        cfg: ``window`` turns before and after a seed are reached, each step further weighing
+            ``decay`` times less; an identifier named by 2 to ``rare_mentions`` memories links them.
         seeds: (memory id, weight) of the memories to start from; weights <= 0 are left out.
-        window: how many turns before and after a seed are reached (0-3; 0: no turn links).
-        decay: the share of a link one more step away (a turn two steps away gets ``decay``).
-        rare_max: an identifier named by more memories than this links nothing (0: no identifier links).
     """
     seeds = [(i, w) for i, w in seeds if w > 0]
-    if not seeds or (window <= 0 and rare_max < 2):
+    if not seeds or (cfg.window <= 0 and cfg.rare_mentions < 2):
         return []
     rows = executor.run(
         graph,
         query("retrieve/links"),
         {
             "seeds": [{"id": i, "w": float(w)} for i, w in seeds],
-            "by_distance": [float(decay**d) for d in range(min(window, 3))],
-            "rare_max": rare_max, "rare_types": list(RARE_TYPES), "vector": vector_param(vector),
-            "as_of": as_of, **(filters or Filters()).params(),
+            "by_distance": [float(cfg.decay**d) for d in range(min(cfg.window, 3))],
+            "rare_max": cfg.rare_mentions,
+            "rare_types": list(RARE_TYPES),
+            "vector": vector_param(vector),
+            "as_of": as_of,
+            **(filters or Filters()).params(),
         },
-    )  # fmt: skip
+    )
     return [LinkHit(row=r["a"], weight=float(r["w"]), sim=float(r["sim"]), via=str(r["via"])) for r in rows]

@@ -197,10 +197,19 @@ def retrieve(
 
 
 def _start(
-    engine: Engine, tenant_id: str, text: str, k: int, route: RouteArg, channels: Collection[str] | None,
-    router: RouterConfig | None, max_hops: int | None, as_of: float | None, now: float | None,
-    filters: Filters | None, trace: bool,
-) -> _Run:  # fmt: skip
+    engine: Engine,
+    tenant_id: str,
+    text: str,
+    k: int,
+    route: RouteArg,
+    channels: Collection[str] | None,
+    router: RouterConfig | None,
+    max_hops: int | None,
+    as_of: float | None,
+    now: float | None,
+    filters: Filters | None,
+    trace: bool,
+) -> _Run:
     """Check the call, then the route stage: the plan (route, entities, time, relations)."""
     s = engine.settings
     if route not in ("auto", "vector", "hybrid"):
@@ -251,18 +260,21 @@ def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanin
         end = plan.time.end.replace(tzinfo=tz).timestamp() + 2 * DAY
         window = (start, end)
     return QuestionLeanings(
-        speakers=frozenset(key for key, _ in plan.entities), said=said_form(text), names=name_tokens(text),
-        role=plan.role, window=window, explicit=plan.time is not None and plan.time.explicit,
-    )  # fmt: skip
+        speakers=frozenset(key for key, _ in plan.entities),
+        said=said_form(text),
+        names=name_tokens(text),
+        role=plan.role,
+        window=window,
+        explicit=plan.time is not None and plan.time.explicit,
+    )
 
 
 def _keyword(run: _Run) -> tuple[Any, float]:
     """The keyword channel (runs beside the embedding and the vector query)."""
     t, c = time.perf_counter(), run.s.keyword
     found = keyword_search(
-        run.ex, run.graph, run.text, k=run.fetch_k, candidates=max(c.candidates, run.fetch_k), full=run.full,
-        as_of=run.as_of, filters=run.filters, max_df=c.max_df, fetch_max_df=c.fetch_max_df, fetch_pairs=c.fetch_pairs,
-    )  # fmt: skip
+        run.ex, run.graph, run.text, c, k=run.fetch_k, full=run.full, as_of=run.as_of, filters=run.filters
+    )
     return found, _ms(t)
 
 
@@ -279,8 +291,16 @@ def _vector(run: _Run, vector: Sequence[float] | None) -> None:
     # Without a filter: all fetch_k neighbours (fusion takes the weakest as the floor). Under a
     # filter only `sized` must pass, the same for every k up to SAME_RANKING_K.
     want = run.sized if run.filters is not None and run.filters.active else run.fetch_k
-    run.vec = vector_search(run.ex, run.graph, run.qvec, k=want, fetch_k=run.fetch_k, full=run.full,
-                            as_of=run.as_of, filters=run.filters)  # fmt: skip
+    run.vec = vector_search(
+        run.ex,
+        run.graph,
+        run.qvec,
+        k=want,
+        fetch_k=run.fetch_k,
+        full=run.full,
+        as_of=run.as_of,
+        filters=run.filters,
+    )
     if "vector" in run.wanted:
         run.lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(run.vec)]
         for a, _ in run.vec:
@@ -296,10 +316,18 @@ def _graph(run: _Run) -> tuple[Any, float]:
     depth = min(plan.depth, c.walk_depth) if run.s.on("walk") else 0
     walk = Walk(relations=plan.relations, depth=depth, floor=min((sim for _, sim in run.vec), default=-2.0))
     reached = expand(
-        run.ex, run.graph, run.qvec or [], c, seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
-        named=[key for key, _ in plan.entities], max_hops=plan.max_hops, limit=max(c.limit, run.k), walk=walk,
-        as_of=run.as_of, filters=run.filters,
-    )  # fmt: skip
+        run.ex,
+        run.graph,
+        run.qvec or [],
+        c,
+        seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
+        named=[key for key, _ in plan.entities],
+        max_hops=plan.max_hops,
+        limit=max(c.limit, run.k),
+        walk=walk,
+        as_of=run.as_of,
+        filters=run.filters,
+    )
     return reached, _ms(t)
 
 
@@ -341,8 +369,14 @@ def _fuse(run: _Run) -> None:
         run.lists, strength=f.reliability if s.on("reliability") else 0.0, gap=f.reliability_gap
     )
     out.weights = {name: w * sure.get(name, 1.0) for name, w in base.items() if name in run.lists}
-    out.fused = fuse(run.lists, method=s.fusion.method, similarity=out.similarity, weights=out.weights,
-                     units=out.units, rrf_k=s.fusion.rrf_k)  # fmt: skip
+    out.fused = fuse(
+        run.lists,
+        method=s.fusion.method,
+        similarity=out.similarity,
+        weights=out.weights,
+        units=out.units,
+        rrf_k=s.fusion.rrf_k,
+    )
     run.report("fusion", "fusion", t, candidates=len(out.fused), note=f"weights {out.weights}")
     if run.trace:
         for name, cands in run.lists.items():
@@ -358,8 +392,10 @@ def _fuse(run: _Run) -> None:
 def _adjust(run: _Run) -> None:
     """The adjustments: each adds its delta to the candidates it concerns, then one re-sort."""
     t, s, out = time.perf_counter(), run.s, run.out
-    cfg = s.lean.model_copy(update={n: 0.0 for n in ADJUSTMENTS if not s.on(n)} | (
-        {"time_explicit": 0.0} if not s.on("time") else {}))  # fmt: skip
+    cfg = s.lean.model_copy(
+        update={n: 0.0 for n in ADJUSTMENTS if not s.on(n)}
+        | ({"time_explicit": 0.0} if not s.on("time") else {})
+    )
     assert out.question is not None
     trace: dict[str, dict[str, float]] = {}
     out.fused = lean(out.fused, out.rows, out.question, cfg, roles=ROLES, trace=trace)
@@ -383,10 +419,18 @@ def _links(run: _Run) -> None:
         run.report("links", "channel", ran=False, note="off")
         return
     t = time.perf_counter()
-    seeds = link_seeds(out.fused, out.rows, n=c.seeds, hybrid=out.plan.route == "hybrid",
-                       graph_weight=out.weights.get("graph", 0.0))  # fmt: skip
-    linked = link_search(run.ex, run.graph, run.qvec or [], seeds=seeds, window=c.window, decay=c.decay,
-                         rare_max=c.rare_mentions, as_of=run.as_of, filters=run.filters) if seeds else []  # fmt: skip
+    seeds = link_seeds(
+        out.fused,
+        out.rows,
+        n=c.seeds,
+        hybrid=out.plan.route == "hybrid",
+        graph_weight=out.weights.get("graph", 0.0),
+    )
+    linked = (
+        link_search(run.ex, run.graph, run.qvec or [], c, seeds=seeds, as_of=run.as_of, filters=run.filters)
+        if seeds
+        else []
+    )
     run.lists["links"] = [Candidate(h.row["id"], h.weight, "links", i + 1) for i, h in enumerate(linked)]
     out.channels["links"] = [(h.row["id"], h.weight) for h in linked]
     added: dict[str, float] = {}
@@ -397,8 +441,14 @@ def _links(run: _Run) -> None:
         added[h.row["id"]] = max(added.get(h.row["id"], 0.0), c.weight * h.weight)
     if added:
         out.fused = _with_links(run, added)
-        out.plan = out.plan.model_copy(update={"links": True, "route": "hybrid", "rule": out.plan.rule + (
-            "" if out.plan.route == "hybrid" else "; its first memories link to others")})  # fmt: skip
+        out.plan = out.plan.model_copy(
+            update={
+                "links": True,
+                "route": "hybrid",
+                "rule": out.plan.rule
+                + ("" if out.plan.route == "hybrid" else "; its first memories link to others"),
+            }
+        )
     run.report("links", "channel", t, candidates=len(linked), added=added if run.trace else {})
 
 
@@ -408,15 +458,28 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
     out = run.out
     have = {f.id for f in out.fused}
     floor = min((sim for _, sim in run.vec), default=0.0)
-    new = [Fused(i, out.similarity.get(i, floor) + w, {"links": r + 1}, {"links": w})
-           for r, (i, w) in enumerate(added.items()) if i not in have]  # fmt: skip
+    new = [
+        Fused(i, out.similarity.get(i, floor) + w, {"links": r + 1}, {"links": w})
+        for r, (i, w) in enumerate(added.items())
+        if i not in have
+    ]
     if new:
         assert out.question is not None
         cfg = run.s.lean.model_copy(update={n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
         new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
-    merged = [Fused(f.id, f.score + added[f.id], {**f.ranks, "links": ranks[f.id]}, {**f.scores, "links": added[f.id]},
-                    f.rerank_score) if f.id in added else f for f in out.fused] + new  # fmt: skip
+    merged = [
+        Fused(
+            f.id,
+            f.score + added[f.id],
+            {**f.ranks, "links": ranks[f.id]},
+            {**f.scores, "links": added[f.id]},
+            f.rerank_score,
+        )
+        if f.id in added
+        else f
+        for f in out.fused
+    ] + new
     return sorted(merged, key=lambda f: (-f.score, f.best_rank, f.id))
 
 
@@ -473,9 +536,12 @@ def _rerank(run: _Run) -> None:
     run.report("rerank", "rerank", t, ran=on, note=outcome.note or outcome.reranker.name)
     if s.recency_weight > 0 and s.on("recency"):  # off by default
         out.reranked = recency_weighted(
-            out.reranked, out.rows, weight=s.recency_weight, half_life_days=s.recency_half_life_days,
+            out.reranked,
+            out.rows,
+            weight=s.recency_weight,
+            half_life_days=s.recency_half_life_days,
             now=run.as_of if run.as_of is not None else time.time(),
-        )  # fmt: skip
+        )
     run.report("recency", "adjustment", ran=s.recency_weight > 0 and s.on("recency"))
 
 

@@ -126,17 +126,28 @@ def plan_query(
     matches = known.find(text, fold=True)  # people type names without their accents
     entities = tuple(dict.fromkeys((m.key, m.name) for m in matches))
     followable = tuple(
-        key for key, _ in entities
+        key
+        for key, _ in entities
         if mentions is None or max_mentions is None or mentions.get(key, 0) <= max_mentions
-    )  # fmt: skip
+    )
     cues = find_cues(text)
     time, order, role = find_time(text, now), find_order(text), asker_role(text)
     asked = find_relations(text)
     n = len(followable)
     if force is not None:
-        return Plan(route=force, entities=entities, cues=cues, rule=f"forced: route={force}", forced=True,
-                    max_hops=config.max_hops, followable=followable, time=time, order=order, role=role,
-                    **_walk(asked, force == "hybrid"))  # fmt: skip
+        return Plan(
+            route=force,
+            entities=entities,
+            cues=cues,
+            rule=f"forced: route={force}",
+            forced=True,
+            max_hops=config.max_hops,
+            followable=followable,
+            time=time,
+            order=order,
+            role=role,
+            **_walk(asked, force == "hybrid"),
+        )
     t = config.entity_threshold
     if config.require_cue:
         hybrid = n >= t and bool(cues)
@@ -157,6 +168,15 @@ def plan_query(
         rule = f"entities {n} < {t}" + ("" if n == 0 or cues else " and no relational cue")
         if n == 0:
             rule = "no followable entity named" if entities else "no known entity named"
-    return Plan(route="hybrid" if hybrid else "vector", entities=entities, cues=cues, rule=rule,
-                max_hops=config.max_hops, followable=followable, time=time, order=order, role=role,
-                **_walk(asked, hybrid))  # fmt: skip
+    return Plan(
+        route="hybrid" if hybrid else "vector",
+        entities=entities,
+        cues=cues,
+        rule=rule,
+        max_hops=config.max_hops,
+        followable=followable,
+        time=time,
+        order=order,
+        role=role,
+        **_walk(asked, hybrid),
+    )

@@ -9,13 +9,16 @@ from typing import Any
 import pytest
 
 from falkmem import Memory, Tenant
+from falkmem.config import KeywordConfig
 from falkmem.retrieval.filters import Filters
 from falkmem.retrieval.keyword import keyword_search
+
+_CFG = KeywordConfig(candidates=100, max_df=None, fetch_max_df=None, fetch_pairs=0)
 
 
 def _kw(tenant: Tenant, text: str, *, k: int = 10, as_of: float | None = None) -> list[tuple[str, float]]:
     eng = tenant._engine
-    hits = keyword_search(eng.store.executor, tenant.graph, text, k=k, candidates=100, as_of=as_of).hits
+    hits = keyword_search(eng.store.executor, tenant.graph, text, _CFG, k=k, as_of=as_of).hits
     return [(str(row["id"]), score) for row, score in hits]
 
 
@@ -127,8 +130,9 @@ def test_the_first_superseded_memory_turns_the_status_check_on(tenant: Tenant) -
     tenant.add("Gate B12 for UA 837.", id="g", session="s1")
     assert {i for i, _ in _kw(tenant, "837")} == {"v1", "g"}
     eng = tenant._engine
-    in_s1 = keyword_search(eng.store.executor, tenant.graph, "837", k=10, candidates=100,
-                           filters=Filters(sessions=("s1",))).hits  # fmt: skip
+    in_s1 = keyword_search(
+        eng.store.executor, tenant.graph, "837", _CFG, k=10, filters=Filters(sessions=("s1",))
+    ).hits
     assert [row["id"] for row, _ in in_s1] == ["g"]
     tenant.add("UA 837 now arrives at 11:40.", id="v2", key="ua837", at="2026-03-03T09:00Z", kind="fact")
     assert {i for i, _ in _kw(tenant, "837")} == {"v2", "g"}
@@ -290,7 +294,7 @@ def test_ranking_is_the_reference_bm25(tenant: Tenant) -> None:
         assert all(abs(a - b) < 1e-9 for (_, a), (_, b) in zip(got, ranked, strict=True)), q
         # the unit fusion divides BM25 by: the kept terms' idf summed (what one of each scores)
         eng = tenant._engine
-        mass = keyword_search(eng.store.executor, graph, q, k=20, candidates=100).mass
+        mass = keyword_search(eng.store.executor, graph, q, _CFG, k=20).mass
         n = max(n_docs, len(cands))
         local = {s: sum(1 for _, c, _ in cands if c.get(s, 0) > 0) for s in kept}
         assert mass == pytest.approx(sum(bm25_idf(max(df[s], local[s]), n) for s in kept)), q

@@ -4,6 +4,7 @@ rare identifier, filters and status honoured; and what a search does with it."""
 from __future__ import annotations
 
 from falkmem import Tenant
+from falkmem.config import LinksConfig
 from falkmem.retrieval.filters import build_filters
 from falkmem.retrieval.links import link_search
 
@@ -11,8 +12,11 @@ from falkmem.retrieval.links import link_search
 def _links(tenant: Tenant, seeds: list[tuple[str, float]], **kw: object) -> dict[str, tuple[float, str]]:
     eng = tenant._engine
     vector = eng.embedder.embed(["anything"])[0]
-    opts: dict[str, object] = {"window": 2, "decay": 0.5, "rare_max": 5, **kw}
-    hits = link_search(eng.store.executor, tenant.graph, vector, seeds=seeds, **opts)  # type: ignore[arg-type]
+    filters = kw.pop("filters", None)
+    cfg = LinksConfig.model_validate(
+        {"window": 2, "decay": 0.5, "rare_mentions": kw.pop("rare_max", 5), **kw}
+    )
+    hits = link_search(eng.store.executor, tenant.graph, vector, cfg, seeds=seeds, filters=filters)  # type: ignore[arg-type]
     return {h.row["id"]: (h.weight, h.via) for h in hits}
 
 

@@ -9,12 +9,16 @@ changes.
 from __future__ import annotations
 
 from falkmem import Tenant
+from falkmem.config import KeywordConfig
 from falkmem.retrieval.keyword import KeywordHits, keyword_search
 
 
 def _kw(tenant: Tenant, text: str, max_df: int | None, **kw: object) -> KeywordHits:
     eng = tenant._engine
-    return keyword_search(eng.store.executor, tenant.graph, text, k=20, candidates=100, max_df=max_df, **kw)  # type: ignore[arg-type]
+    cfg = KeywordConfig.model_validate(
+        {"candidates": 100, "max_df": max_df, "fetch_max_df": None, "fetch_pairs": 0, **kw}
+    )
+    return keyword_search(eng.store.executor, tenant.graph, text, cfg, k=20)
 
 
 def _corpus(tenant: Tenant) -> None:
