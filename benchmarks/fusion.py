@@ -62,7 +62,7 @@ def dump(dataset: Any, mem: Any, out: Path, *, k: int = 10, progress: bool = Tru
                              for i, a in r.rows.items()},
                     "leanings": None if lq is None else {
                         "speakers": sorted(lq.speakers), "said": lq.said, "names": list(lq.names), "role": lq.role, "window": lq.window,
-                        "explicit": lq.explicit},
+                        "explicit": lq.explicit, "order": lq.order},
                 }) + "\n")  # fmt: skip
                 n += 1
     return n
@@ -254,7 +254,7 @@ def with_leanings(wk: float, wg: float, wl: float = 0.3, strength: float = 0.0, 
         question = QuestionLeanings(speakers=frozenset(lq["speakers"]), said=lq.get("said", ""),
                                     names=tuple(lq.get("names", ())), role=lq["role"],
                                     window=tuple(lq["window"]) if lq["window"] else None,
-                                    explicit=lq["explicit"])  # fmt: skip
+                                    explicit=lq["explicit"], order=lq["order"])  # fmt: skip
         return [f.id for f in lean(fused, rows, question, Leanings(), roles=ROLES)]
 
     return rank

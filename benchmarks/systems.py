@@ -10,11 +10,11 @@ from falkmem.config import STAGES, RouterConfig
 Sweep = Literal["default", "quick", "real", "tune", "ablate", "core"]
 SWEEPS = ("default", "quick", "real", "tune", "ablate", "core")
 
-_LEANINGS = ("speaker", "role", "asks", "impersonal", "time")
+_LEANINGS = ("speaker", "role", "asks", "impersonal", "time", "order")
 INSTANCES: dict[str, dict[str, Any]] = {
     "default": {},
     # The single-channel baselines rank by their channel alone: no adjustment (speaker, role, asks,
-    # time) re-ranks them, so "vector-only" is the HNSW index's order and "keyword-only" BM25's.
+    # time, order) re-ranks them, so "vector-only" is the HNSW index's order and "keyword-only" BM25's.
     "raw": {"off": _LEANINGS},
     "overfetch-10x1": {"vector.overfetch_min": 10, "vector.overfetch_factor": 1},
     "overfetch-200": {"vector.overfetch_min": 200},

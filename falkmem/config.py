@@ -25,13 +25,14 @@ STAGES: dict[str, str] = {
     "asks": "adjustment: - a memory that only asks",
     "impersonal": "adjustment: - a chat turn that says nothing of its speaker",
     "time": "adjustment: + memories in the window of a time the question names",
+    "order": "adjustment: + the newest (latest) or oldest (first) of the first candidates",
     "recency": "adjustment: newer memories weigh more (off unless recency_weight > 0)",
     "rerank": "rerank: a cross-encoder reorders the fused head (when one is configured)",
 }
 """Every stage a search runs, by the name that switches it off (``Settings.off``,
 ``python -m benchmarks run --off``) and that ``explain()`` reports it under."""
 
-ADJUSTMENTS = ("speaker", "role", "asks", "impersonal", "time")
+ADJUSTMENTS = ("speaker", "role", "asks", "impersonal", "time", "order")
 
 
 class _Config(BaseModel):
@@ -182,6 +183,10 @@ class LeanConfig(_Config):
     """Relative times ("last week"), in a window from a day before to two days after."""
     time_explicit: float = Field(default=0.5, ge=0, le=1)
     """Written-out dates ("on 23.01.2024", "in May 2023")."""
+    order: float = Field(default=0.1, ge=0, le=1)
+    """Added to the newest (a question about the latest state) or oldest ("first") candidates."""
+    order_top: int = Field(default=20, ge=1, le=200)
+    """The order adjustment ranks the times of the first ``order_top`` candidates only."""
 
 
 class PackingConfig(_Config):

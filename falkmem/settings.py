@@ -139,12 +139,12 @@ class Settings(BaseSettings):
     links: LinksConfig = LinksConfig()
     fusion: FusionConfig = FusionConfig()
     lean: LeanConfig = LeanConfig()
-    """The adjustments after fusion (speaker, role, asks, impersonal, time)."""
+    """The adjustments after fusion (speaker, role, asks, impersonal, time, order)."""
     packing: PackingConfig = PackingConfig()
     """The signals ``context()`` packs sentences by."""
     off: Annotated[tuple[str, ...], NoDecode] = ()
     """Stages switched off by name (``config.STAGES``: ``links``, ``speaker``, ``walk``...);
-    the environment takes a comma-separated list (``FALKMEM_OFF=links,time``)."""
+    the environment takes a comma-separated list (``FALKMEM_OFF=links,order``)."""
     reranker: str = "none"
     """``none``, or a cross-encoder: a local path or a model name (``cross-encoder:<path>``)."""
     reranker_fallback: bool = True

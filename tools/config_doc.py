@@ -168,7 +168,7 @@ def render() -> str:
         "",
         "## Stages (`off`)",
         "",
-        'Each name switches one stage off (`Settings(off=("links",))`, `FALKMEM_OFF=links,time`,',
+        'Each name switches one stage off (`Settings(off=("links",))`, `FALKMEM_OFF=links,order`,',
         "`python -m benchmarks run --off links`); `explain()` reports the stages under these names.",
         "",
         "| stage | what |",

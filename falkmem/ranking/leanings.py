@@ -23,7 +23,10 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
   documents (only ``episode`` memories are turns);
 - **time**: the memory's time falls in the window the question names ("on 23.01.2024", "last
   Saturday"; from a day before to two days after it: people tell of a day afterwards, and time
-  zones shift a date), more for a written-out date than for a relative one.
+  zones shift a date), more for a written-out date than for a relative one;
+- **order**: "the latest", "currently" lean to newer memories, "first", "originally" to older
+  ones (among the first candidates only, and only when their times span a day or more: memories
+  written in one sitting without times of their own are not in any order).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache, wraps
-from typing import Any
+from typing import Any, Literal
 
 from ..config import LeanConfig
 from ..errors import InputError
@@ -78,6 +81,7 @@ class QuestionLeanings:
         role: ``user`` or ``assistant`` when it speaks of the asker or the one addressed only.
         window: (start, end) in epoch seconds of the time it names, with the slack applied.
         explicit: the window's date is written out (else relative: "last week").
+        order: ``latest`` or ``earliest``.
     """
 
     speakers: frozenset[str] = frozenset()
@@ -86,6 +90,7 @@ class QuestionLeanings:
     role: str | None = None
     window: tuple[float, float] | None = None
     explicit: bool = False
+    order: Literal["latest", "earliest"] | None = None
 
 
 def asks_only(text: str) -> bool:
@@ -267,6 +272,18 @@ def lean(
             start, end = question.window
             if start <= at < end:
                 give(f.id, "time", weights.time_explicit if question.explicit else weights.time)
+    if weights.order and question.order is not None:
+        head = sorted(fused, key=lambda f: -(f.score + adds[f.id]))[: weights.order_top]
+        times = {
+            f.id: float(t)
+            for f in head
+            if isinstance(t := (rows.get(f.id) or {}).get("valid_at"), int | float)
+        }
+        if len(times) > 1 and (span := max(times.values()) - min(times.values())) >= DAY:
+            low = min(times.values())
+            for i, t in times.items():
+                x = (t - low) / span
+                give(i, "order", weights.order * (x if question.order == "latest" else 1.0 - x))
     out = [
         Fused(f.id, f.score + adds[f.id], f.ranks, f.scores, f.rerank_score) if adds[f.id] else f
         for f in fused

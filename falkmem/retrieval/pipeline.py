@@ -1,6 +1,6 @@
 """One search as a list of named stages (``config.STAGES``): route, the channels that propose
 candidates (keyword, vector, graph), fusion, the adjustments that add score deltas (speaker,
-role, asks, impersonal, time), the links channel, rerank. Each stage reads its
+role, asks, impersonal, time, order), the links channel, rerank. Each stage reads its
 own config from ``Settings``, can be switched off by name (``Settings.off``) and reports what it
 did (``Retrieval.stages``: ``explain()``). The channels do the I/O; this module orders them.
 """
@@ -266,6 +266,7 @@ def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanin
         role=plan.role,
         window=window,
         explicit=plan.time is not None and plan.time.explicit,
+        order=plan.order,
     )
 
 
@@ -454,7 +455,7 @@ def _links(run: _Run) -> None:
 
 def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
     """The ranking with the links' additions; new memories scored like fusion would (cosine +
-    link) plus their own adjustments."""
+    link) plus their own adjustments (the order adjustment, which ranks the head, excepted)."""
     out = run.out
     have = {f.id for f in out.fused}
     floor = min((sim for _, sim in run.vec), default=0.0)
@@ -465,7 +466,7 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
     ]
     if new:
         assert out.question is not None
-        cfg = run.s.lean.model_copy(update={n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
+        cfg = run.s.lean.model_copy(update={"order": 0.0} | {n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
         new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
     merged = [

@@ -155,10 +155,22 @@ def test_time_windows_explicit_count_more() -> None:
     )
 
 
+def test_order_needs_times_a_day_apart() -> None:
+    apart = {"old": {"valid_at": 0.0}, "new": {"valid_at": 300 * DAY}}
+    latest = lean(fused(("old", 0.6), ("new", 0.55)), apart, QuestionLeanings(order="latest"), W)
+    earliest = lean(fused(("new", 0.6), ("old", 0.55)), apart, QuestionLeanings(order="earliest"), W)
+    assert latest[0].id == "new" and earliest[0].id == "old"
+    one_sitting = {"old": {"valid_at": 0.0}, "new": {"valid_at": 30.0}}  # written in one batch
+    same = lean(fused(("old", 0.6), ("new", 0.55)), one_sitting, QuestionLeanings(order="latest"), W)
+    assert [(f.id, f.score) for f in same] == [("old", 0.6), ("new", 0.55)]
+
+
 def test_zero_weights_change_nothing() -> None:
     rows = {"a": {"speaker": "Kevin", "text": "What?", "valid_at": DAY}}
-    off = Leanings(speaker=0, role=0, asks=0, impersonal=0, time=0, time_explicit=0)
-    q = QuestionLeanings(speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True)
+    off = Leanings(speaker=0, role=0, asks=0, impersonal=0, time=0, time_explicit=0, order=0)
+    q = QuestionLeanings(
+        speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest"
+    )
     assert lean(fused(("a", 0.5)), rows, q, off) == fused(("a", 0.5))
 
 
