@@ -11,8 +11,8 @@ names with or without a day and a year (``January 23, 2024``, ``the 10th of Febr
 ``in May``, ``May 2023``), years after a preposition (``in 2023``), and words relative to now
 (``today``, ``yesterday``, ``last night``, ``last week``, ``this month``, ``last Saturday``,
 ``three days ago``, ``a couple of weeks ago``, ``in the past few weeks``, ``recently``).
-``<weekday> before <date>`` is resolved against the date. Not read: times relative to an
-event ("before the move": the event's date is not known until it is retrieved).
+Not read: times relative to another time or to an event ("the Friday before", "before the
+move": the event's date is not known until it is retrieved).
 
 A window is *explicit* when the query writes the date out (a calendar date, a month, a year):
 it is then safe to restrict to it; a relative one ("recently", "last week", "ago") is a hint,
@@ -81,7 +81,6 @@ _MONTH_CUE = r"(?:in|on|during|since|until|till|by|before|after|from|of|last|thi
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(rx, re.IGNORECASE))
     for name, rx in (
-        ("weekday_before", _WEEKDAY_FULL + r"\s+before\s+(?P<rest>.+)"),
         ("iso", r"\b(?P<year>\d{4})[-/](?P<month>\d{1,2})[-/](?P<day>\d{1,2})\b"),
         ("dotted", r"\b(?P<day>\d{1,2})\.(?P<month>\d{1,2})\.(?P<year>\d{4}|\d{2})\b"),
         ("slashed", r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<year>\d{4}|\d{2})\b"),
@@ -185,8 +184,7 @@ def find_time(text: str, now: datetime | None = None) -> TimeRef | None:
         return None
     # A written-out date wins over a relative word ("recently before 5 January 2024"); then the
     # first in the text; of matches that overlap it, the narrowest window, then the longest
-    # words ("on January 6 2024" is a day, not the month "on January"; "Friday before
-    # 10.01.2024" is the Friday, not the tenth).
+    # words ("on January 6 2024" is a day, not the month "on January").
     explicit = [f for f in found if f[2].explicit] or found
     first = min(explicit, key=lambda f: (f[0], -(f[1] - f[0])))
     overlapping = [f for f in explicit if f[0] < first[1] and first[0] < f[1]]
@@ -198,13 +196,6 @@ def _resolve(name: str, m: re.Match[str], now: datetime) -> TimeRef | None:
     words = m.group(0).strip()
     today = now.replace(hour=0, minute=0, second=0, microsecond=0)
     one_day = timedelta(days=1)
-    if name == "weekday_before":
-        anchor = find_time(g["rest"], now)
-        if anchor is None:
-            return None
-        back = (anchor.start.weekday() - WEEKDAYS[g["weekday"].lower()] - 1) % 7 + 1
-        on = anchor.start - timedelta(days=back)
-        return TimeRef(on, on + one_day, f"{g['weekday']} before {anchor.text}", anchor.explicit)
     if name in ("iso", "dotted"):
         d = _day(_year(g["year"]), int(g["month"]), int(g["day"]))
         return TimeRef(d, d + one_day, words, True) if d else None

@@ -25,7 +25,6 @@ NOW = datetime(2023, 3, 9, 15, 47)  # a Thursday
         ("What did we decide in May?", "2022-05-01", "2022-06-01", True),  # May 2023 is still to come
         ("What did we decide in May 2023?", "2023-05-01", "2023-06-01", True),
         ("What football match did Kevin watch in 2017?", "2017-01-01", "2018-01-01", True),
-        ("What did Paola make on Friday before 10.01.2024?", "2024-01-05", "2024-01-06", True),
         ("hand injury recently before 5th of January 2024?", "2024-01-05", "2024-01-06", True),
         ("I received a piece of jewelry last Saturday from whom?", "2023-03-04", "2023-03-05", False),
         ("What did I eat yesterday?", "2023-03-08", "2023-03-09", False),
