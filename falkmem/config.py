@@ -21,7 +21,7 @@ STAGES: dict[str, str] = {
     "links": "channel: turns around the first memories and memories sharing a rare identifier",
     "reliability": "fusion: each channel's weight scaled by how far its own list stands out",
     "speaker": "adjustment: + the turns of a speaker the question names",
-    "role": "adjustment: + the user's (first person) or assistant's (second person) turns",
+    "role": "adjustment: + the assistant's turns when asked what it said, else the user's",
     "asks": "adjustment: - a memory that only asks",
     "impersonal": "adjustment: - a chat turn that says nothing of its speaker",
     "time": "adjustment: + memories in the window of a time the question names",
@@ -173,8 +173,8 @@ class LeanConfig(_Config):
     speaker: float = Field(default=0.2, ge=0, le=1)
     """Added to the turns of a speaker the question names."""
     role: float = Field(default=0.1, ge=0, le=1)
-    """Added to the user's turns for a question in the first person ("my", "I"), or the
-    assistant's for one in the second person."""
+    """Added to the assistant's turns for a question that asks what it said ("you suggested"),
+    else to the user's (``routing/who.py::answer_role``)."""
     asks: float = Field(default=0.2, ge=0, le=1)
     """Taken from a memory that only asks (a question, nothing stated)."""
     impersonal: float = Field(default=0.05, ge=0, le=1)

@@ -10,9 +10,8 @@ conversation dev sets (REALTALK, LongMemEval), each alone and with the others le
   own turns hold 93-96 % of the evidence of such REALTALK questions; the other speaker's turns
   in the default's top 10 of the questions that name one speaker were evidence 1.1 % of the
   time (10 of 883), hers 11.8 % (measured with the weight at 0.06);
-- **role**: the question speaks of the asker only ("my", "I") or of the one addressed only
-  ("you said"): the ``user``'s or the ``assistant``'s turns (LongMemEval's evidence is in the
-  user's turns);
+- **role**: in a user/assistant chat, the ``assistant``'s turns when the question asks what it
+  said ("you suggested"), else the ``user``'s (``routing/who.py::answer_role``);
 - **asks**: a memory that only asks ("What kind of boats do you like?") states nothing: in
   REALTALK's fused top 10 such turns were evidence 0.9 % of the time, other turns 10.8 %;
 - **impersonal**: in a chat between people, a turn that says nothing of its speaker (no "I",
@@ -78,7 +77,7 @@ class QuestionLeanings:
             of five letters or more counts when one of them is spelled alike (the same first
             letter and the same consonants in order, or a similarity ratio of 0.85: "Yousra"
             and "Halvord" for the speakers "Yusra" and "Halvard Brannock").
-        role: ``user`` or ``assistant`` when it speaks of the asker or the one addressed only.
+        role: ``user`` or ``assistant``: whose turns of a user/assistant chat hold the answer.
         window: (start, end) in epoch seconds of the time it names, with the slack applied.
         explicit: the window's date is written out (else relative: "last week").
         order: ``latest`` or ``earliest``.

@@ -20,7 +20,7 @@ from ..config import RouterConfig
 from ..extraction.known import KnownEntities
 from .relations import RelationAsk, find_relations
 from .when import Order, TimeRef, find_order, find_time
-from .who import Role, asker_role
+from .who import Role, answer_role
 
 Route = Literal["vector", "hybrid"]
 
@@ -131,7 +131,7 @@ def plan_query(
         if mentions is None or max_mentions is None or mentions.get(key, 0) <= max_mentions
     )
     cues = find_cues(text)
-    time, order, role = find_time(text, now), find_order(text), asker_role(text)
+    time, order, role = find_time(text, now), find_order(text), answer_role(text)
     asked = find_relations(text)
     n = len(followable)
     if force is not None:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from falkmem.extraction.known import KnownEntities
 from falkmem.routing.router import RouterConfig, plan_query
-from falkmem.routing.who import asker_role, role_of
+from falkmem.routing.who import answer_role, asker_role, role_of
 
 
 def test_asker_role() -> None:
@@ -15,6 +15,14 @@ def test_asker_role() -> None:
     assert asker_role("Can you remind me what we decided?") is None  # both
     assert asker_role("What sports does Paola play?") is None  # neither
     assert asker_role("I\u2019m checking: what was it?") == "user"
+
+
+def test_answer_role_is_the_users_unless_the_assistant_is_asked() -> None:
+    assert answer_role("Where did I complete my degree?") == "user"
+    assert answer_role("What was the name you gave the zombie?") == "assistant"
+    assert answer_role("I'm adding a cache to my API. What would you suggest?") == "user"  # both
+    assert answer_role("Which libraries does the project use?") == "user"  # neither
+    assert answer_role("Can you remind me what you recommended for the trip?") == "assistant"
 
 
 def test_role_of() -> None:
