@@ -19,7 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
 
-from falkmem import Memory, Tenant
+from falkmem import InputError, Memory, Tenant
 from falkmem.integrations.langgraph import FalkmemStore, item_id
 
 
@@ -209,3 +209,18 @@ def test_compiled_graph_writes_and_reads_through_the_injected_store(store: Falkm
     assert "I am allergic to peanuts." not in out["recalled"]  # another user's namespace
     assert store.list_namespaces(prefix=("memories",)) == [("memories", "dana"), ("memories", "omar")]
     assert store.tenant.count() == 2  # each statement was stored as one falkmem memory
+
+
+def test_search_score_is_relevance_and_the_store_drops_below_its_min(
+    store: FalkmemStore, mem: Memory
+) -> None:
+    store.put(("mem",), "a", {"text": "My flight to Lisbon leaves on May 3 at 7am."})
+    store.put(("mem",), "b", {"text": "My manager at Northwind is called Omar."})
+    every = store.search(("mem",), query="What is the capital of France?", limit=5)
+    assert len(every) == 2 and all(i.score is not None and 0 <= i.score < 0.018 for i in every)
+    strict = FalkmemStore(mem, tenant=store.tenant.id, min_relevance=0.018)
+    assert strict.search(("mem",), query="What is the capital of France?", limit=5) == []
+    assert [i.key for i in strict.search(("mem",), query="When does my flight leave?", limit=5)][:1] == ["a"]
+    assert len(strict.search(("mem",), limit=5)) == 2  # no query: a listing, nothing to measure
+    with pytest.raises(InputError):
+        FalkmemStore(mem, tenant=store.tenant.id, min_relevance=1.5)
