@@ -44,6 +44,8 @@ class Evidence:
         near_cosine: the mean cosine of its first :data:`NEAR` neighbours.
         top_keyword: the largest ``keyword`` share of any keyword candidate of the question.
         rerank: the cross-encoder's score when it reranked this hit, else None.
+        top_held: the largest idf any keyword candidate holds (not a share: a long question
+            that a memory matches on many rare words holds more than a short one).
     """
 
     cosine: float
@@ -53,6 +55,7 @@ class Evidence:
     near_cosine: float = 0.0
     top_keyword: float = 0.0
     rerank: float | None = None
+    top_held: float = 0.0
 
 
 def evidence(
@@ -81,6 +84,7 @@ def evidence(
             near_cosine=mean,
             top_keyword=top_kw,
             rerank=f.rerank_score,
+            top_held=max(held.values(), default=0.0),
         )
         for f in fused
     }
@@ -95,7 +99,8 @@ def on_topic(e: Evidence, cfg: RelevanceConfig) -> float:
     its nearest memories are and how much of it any memory holds (the same for every hit of a
     search)."""
     return _sigmoid(cfg.question_intercept + cfg.question_top_cosine * e.top_cosine
-                    + cfg.question_near_cosine * e.near_cosine + cfg.question_top_keyword * e.top_keyword)  # fmt: skip
+                    + cfg.question_near_cosine * e.near_cosine + cfg.question_top_keyword * e.top_keyword
+                    + cfg.question_top_held * e.top_held)  # fmt: skip
 
 
 def evidence_odds(e: Evidence, cfg: RelevanceConfig) -> float:

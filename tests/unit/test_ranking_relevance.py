@@ -20,7 +20,7 @@ def test_evidence_reads_each_channel_and_the_question() -> None:
     ]
     vector = [("v", 0.7), ("x1", 0.6), ("x2", 0.5), ("x3", 0.4), ("x4", 0.3), ("x5", 0.1)]
     ev = evidence(fused, vector=vector, similarity={"g": 0.45}, held={"v": 3.0, "k": 1.5}, mass=6.0)
-    assert ev["v"] == Evidence(0.7, 0.5, 0.0, 0.7, 0.5, 0.5, None)  # near: mean of the first five
+    assert ev["v"] == Evidence(0.7, 0.5, 0.0, 0.7, 0.5, 0.5, None, 3.0)  # near: mean of the first five
     assert ev["g"].cosine == 0.45 and ev["g"].graph == 4.0 and ev["g"].keyword == 0.0
     # found by keyword only: the weakest vector neighbour's cosine, as fusion counts it
     assert ev["k"].cosine == 0.1 and ev["k"].keyword == 0.25 and ev["k"].rerank == 2.5
@@ -28,7 +28,7 @@ def test_evidence_reads_each_channel_and_the_question() -> None:
 
 def test_evidence_without_a_keyword_search_or_vector_list() -> None:
     ev = evidence([Fused("a", 0.3)], vector=[], similarity={"a": 0.3}, held={}, mass=0.0)
-    assert ev["a"] == Evidence(0.3, 0.0, 0.0, 0.3, 0.3, 0.0, None)
+    assert ev["a"] == Evidence(0.3, 0.0, 0.0, 0.3, 0.3, 0.0, None, 0.0)
 
 
 @pytest.mark.parametrize("field", ["cosine", "keyword"])
@@ -39,9 +39,9 @@ def test_more_evidence_never_lowers_relevance(field: str) -> None:
 
 
 def test_an_off_topic_question_scores_below_the_threshold_an_on_topic_one_above() -> None:
-    # a chat tenant asked a trivia question: its nearest memory is far, none holds its words
-    off = Evidence(cosine=0.25, keyword=0.5, top_cosine=0.25, near_cosine=0.2, top_keyword=0.5)
-    on = Evidence(cosine=0.62, keyword=0.8, top_cosine=0.62, near_cosine=0.5, top_keyword=0.8)
+    # a chat tenant asked a trivia question: its nearest memory is far, one holds a word of it
+    off = Evidence(cosine=0.25, keyword=0.5, top_cosine=0.25, near_cosine=0.2, top_keyword=0.5, top_held=6.0)
+    on = Evidence(cosine=0.62, keyword=0.8, top_cosine=0.62, near_cosine=0.5, top_keyword=0.8, top_held=12.0)
     assert relevance(off, CFG) < RECOMMENDED_MIN_RELEVANCE <= relevance(on, CFG)
     assert on_topic(off, CFG) < 0.1 < 0.9 < on_topic(on, CFG)
 
