@@ -31,7 +31,7 @@ def _hit_rows(hits: Any) -> list[dict[str, Any]]:
 @click.option("--route", type=ROUTES, default=None, help="Force a route (default: the router decides).")
 @click.option(
     "--min-relevance", type=click.FloatRange(0.0, 1.0), default=None, metavar="P",
-    help="Drop hits whose relevance is below P (0-1; docs/relevance.md recommends 0.018). "
+    help="Drop hits whose relevance is below P (0-1; docs/relevance.md recommends 0.033). "
          "Default: the relevance.min_relevance setting (none: keep every hit).",
 )  # fmt: skip
 @NOW

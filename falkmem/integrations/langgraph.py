@@ -181,7 +181,7 @@ class FalkmemStore(BaseStore):
             ``"text"``, ``"a.b"``, ``"items[*].text"``); None = the whole value as JSON.
         kind: the falkmem kind of the memories written.
         min_relevance: a search with a query drops the items whose relevance (their ``score``)
-            is below this, 0 to 1 (``Tenant.search(min_relevance=...)``; 0.018 is the recommended
+            is below this, 0 to 1 (``Tenant.search(min_relevance=...)``; 0.033 is the recommended
             value). None: the ``relevance.min_relevance`` setting (by default, keep every item).
             ``BaseStore.search`` takes no extra argument: it is the store's.
     """

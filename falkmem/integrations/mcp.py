@@ -84,7 +84,7 @@ class RecallArgs(_Filters):
     min_relevance: float | None = Field(
         None,
         description="Drop memories whose relevance (0-1, the chance a memory is evidence) is below this; "
-        "0.018 is the recommended value (most questions the memory cannot answer then return none). "
+        "0.033 is the recommended value (most questions the memory cannot answer then return none). "
         "Default: the server's setting.",
     )
     as_of: str | None = Field(None, description="Answer with what was true at this ISO-8601 time.")

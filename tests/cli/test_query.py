@@ -44,13 +44,13 @@ def test_search_shapes(invoke: Invoke, seeded: Tenant) -> None:
 def test_search_min_relevance(invoke: Invoke, seeded: Tenant) -> None:
     off = "How many bones does an adult human hand have?"
     every = json.loads(invoke("search", seeded.id, off, "--k", "3", "--json").stdout)["hits"]
-    assert len(every) == 3 and all(0 <= h["relevance"] < 0.018 for h in every)
-    r = invoke("search", seeded.id, off, "--k", "3", "--min-relevance", "0.018")
+    assert len(every) == 3 and all(0 <= h["relevance"] < 0.033 for h in every)
+    r = invoke("search", seeded.id, off, "--k", "3", "--min-relevance", "0.033")
     assert r.exit_code == 0 and r.stdout.strip() == "no memories found"
     on = json.loads(
-        invoke("search", seeded.id, "pasta cafeteria Fridays", "--min-relevance", "0.018", "--json").stdout
+        invoke("search", seeded.id, "pasta cafeteria Fridays", "--min-relevance", "0.033", "--json").stdout
     )
-    assert on["hits"][0]["id"] == "q3" and all(h["relevance"] >= 0.018 for h in on["hits"])
+    assert on["hits"][0]["id"] == "q3" and all(h["relevance"] >= 0.033 for h in on["hits"])
     assert invoke("search", seeded.id, "pasta", "--min-relevance", "1.5").exit_code == 2
 
 

@@ -261,14 +261,14 @@ def test_recall_min_relevance(mem: Memory, tenant: Tenant) -> None:
         async with Client(server) as client:
             return [
                 await client.call_tool("recall", {"query": "What is the capital of France?", "k": 3}),
-                await client.call_tool("recall", {"query": "What is the capital of France?", "k": 3, "min_relevance": 0.018}),
-                await client.call_tool("recall", {"query": "When does my flight leave?", "k": 3, "min_relevance": 0.018}),
+                await client.call_tool("recall", {"query": "What is the capital of France?", "k": 3, "min_relevance": 0.033}),
+                await client.call_tool("recall", {"query": "When does my flight leave?", "k": 3, "min_relevance": 0.033}),
                 await client.call_tool("recall", {"query": "flight", "min_relevance": 2}),
             ]  # fmt: skip
 
     every, off, on, bad = asyncio.run(scenario())
     assert len(every.structured_content["memories"]) == 3
-    assert all(m["relevance"] < 0.018 for m in every.structured_content["memories"])
+    assert all(m["relevance"] < 0.033 for m in every.structured_content["memories"])
     assert off.structured_content["memories"] == []
     assert [m["id"] for m in on.structured_content["memories"]][:1] == ["a"]
     assert bad.is_error and "min_relevance" in _text(bad)
