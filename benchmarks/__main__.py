@@ -2,7 +2,8 @@
 ``python -m benchmarks compare OLD.json NEW.json``: two runs question by question (see compare.py);
 ``python -m benchmarks table REPORT.json``: the markdown tables of a report again;
 ``python -m benchmarks context --dataset D --out X.json``: answer-in-context per budget (see context_eval.py);
-``python -m benchmarks fusion dump|lodo``: fusion schemes by leave-one-dataset-out (see fusion.py).
+``python -m benchmarks fusion dump|lodo``: fusion schemes by leave-one-dataset-out (see fusion.py);
+``python -m benchmarks relevance dump|fit``: Hit.relevance fitted, min_relevance chosen (see relevance.py).
 
 Exit codes of ``run``: 0 done, 2 the dataset is missing or malformed (the message names the path)
 or an option is invalid, 1 any other failure.
@@ -24,7 +25,7 @@ for _var, _value in (
 ):
     os.environ.setdefault(_var, _value)
 
-from . import compare, context_eval, datasets, fusion, scale  # noqa: E402
+from . import compare, context_eval, datasets, fusion, relevance, scale  # noqa: E402
 from .report import write  # noqa: E402
 from .runner import RunConfig, run  # noqa: E402
 from .systems import SWEEPS, systems  # noqa: E402
@@ -91,6 +92,7 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("report", type=Path)
     context_eval.add_parsers(sub)
     fusion.add_parsers(sub)
+    relevance.add_parsers(sub)
     scale.add_parser(sub)
     return p
 
@@ -104,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return context_eval.main(args, argv)
     if args.command == "fusion":
         return fusion.main(args)
+    if args.command == "relevance":
+        return relevance.main(args)
     if args.command == "scale":
         return scale.main(args)
     if args.command == "table":

@@ -189,6 +189,54 @@ class LeanConfig(_Config):
     """The order adjustment ranks the times of the first ``order_top`` candidates only."""
 
 
+class RelevanceConfig(_Config):
+    """``Hit.relevance`` (``ranking/relevance.py``): the probability that the question is about
+    the tenant's memories at all (a logistic of the question's ``question_*`` evidence) times the
+    probability that the hit is evidence for it when it is (a logistic of the hit's own). Both
+    were fitted on the dev sets, off-topic questions as the negatives of the first
+    (``python -m benchmarks relevance``, benchmarks/RESULTS.md). A weight is a log-odds step per
+    unit of its evidence."""
+
+    question_intercept: float = Field(default=-11.057, ge=-100, le=100)
+    """The question's log-odds of being on topic with no evidence."""
+    question_top_cosine: float = Field(default=10.389, ge=-100, le=100)
+    """Per unit of the cosine of the question's nearest memory."""
+    question_near_cosine: float = Field(default=10.539, ge=-100, le=100)
+    """Per unit of the mean cosine of its five nearest memories."""
+    question_top_keyword: float = Field(default=0.804, ge=-100, le=100)
+    """Per unit of the largest share of its searched-word idf mass one memory holds."""
+    question_top_held: float = Field(default=0.24, ge=-100, le=100)
+    """Per unit of idf of the most of its searched words one memory holds."""
+    intercept: float = Field(default=-2.798, ge=-100, le=100)
+    """The hit's log-odds of being evidence (for an on-topic question) with no evidence."""
+    cosine: float = Field(default=0.692, ge=-100, le=100)
+    """Per unit of the hit's cosine similarity to the question."""
+    keyword: float = Field(default=1.621, ge=-100, le=100)
+    """Per unit of the share of the question's searched-word idf mass the hit holds."""
+    graph: float = Field(default=0.701, ge=-100, le=100)
+    """Per unit of the graph channel's score (capped at ``graph_cap``)."""
+    graph_cap: float = Field(default=2.5, ge=0, le=100)
+    """The graph score counted at most."""
+    below_top: float = Field(default=-3.512, ge=-100, le=100)
+    """Per unit the hit's cosine lies below the question's nearest memory's."""
+    rerank: float = Field(default=0.0, ge=-100, le=100)
+    """Per unit of the cross-encoder's score, when one reranked the hit (0: not read; not fitted,
+    no cross-encoder is in the dev runs)."""
+    rerank_center: float = Field(default=0.0, ge=-100, le=100)
+    """The cross-encoder score that adds nothing."""
+    min_relevance: float | None = Field(default=None, ge=0, le=1)
+    """What ``search`` drops below when the call names no ``min_relevance`` (None: keep every
+    hit). The value the dev sets recommend is :data:`RECOMMENDED_MIN_RELEVANCE`."""
+
+
+RECOMMENDED_MIN_RELEVANCE = 0.033
+"""The ``min_relevance`` chosen on the dev sets: the largest at which no set's on-topic R@5
+falls by more than 1 point, or by one question where a question weighs more (LongMemEval's 48:
+2.1 points). There 91 % of 4,492 off-topic searches get no hit (benchmarks/RESULTS.md,
+docs/relevance.md). Not applied unless asked (``relevance.min_relevance`` or
+``search(min_relevance=...)``)."""
+
+
 class PackingConfig(_Config):
     """How much each packing signal counts in ``context()`` (``context/signals.py``, docs/context.md)."""
 

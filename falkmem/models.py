@@ -58,10 +58,14 @@ class Record(BaseModel):
 class Hit(BaseModel):
     """One recalled memory, in rank order.
 
-    ``score`` is the fused score (higher is better), on one scale for every hit of a result;
-    ``rerank_score`` is the cross-encoder's score when this memory was in the reranked head
-    (None otherwise, and whenever no reranker ran). With a reranker the order follows
-    ``rerank_score`` within the head, so order, not ``score``, is the final ranking.
+    ``score`` is the fused score (higher is better): it orders the hits of one result and means
+    nothing across results (it adds up channels and adjustments and can pass 1).
+    ``relevance`` is how likely this memory is relevant evidence for the question, in [0, 1], on
+    one scale for every question and tenant (fitted on the dev sets: of their hits near 0.4,
+    about four in ten were gold evidence): compare and threshold it (``search(min_relevance=...)``,
+    docs/relevance.md). ``rerank_score`` is the cross-encoder's score when this memory was in the
+    reranked head (None otherwise, and whenever no reranker ran). With a reranker the order
+    follows ``rerank_score`` within the head, so order, not ``score``, is the final ranking.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -83,6 +87,9 @@ class Hit(BaseModel):
     """The rank this memory had in each retrieval channel that found it (1 = first)."""
     rerank_score: float | None = None
     """The reranker's score, for the memories it reranked."""
+    relevance: float | None = None
+    """How likely this memory is relevant evidence, in [0, 1] (``ranking/relevance.py``); set on
+    every search hit, None on what ``list`` returns."""
 
 
 class SearchResult(BaseModel):

@@ -20,6 +20,7 @@ from .config import (
     LeanConfig,
     LinksConfig,
     PackingConfig,
+    RelevanceConfig,
     RouterConfig,
     VectorConfig,
 )
@@ -142,6 +143,8 @@ class Settings(BaseSettings):
     """The adjustments after fusion (speaker, role, asks, impersonal, time, order)."""
     packing: PackingConfig = PackingConfig()
     """The signals ``context()`` packs sentences by."""
+    relevance: RelevanceConfig = RelevanceConfig()
+    """How ``Hit.relevance`` is computed, and the default ``min_relevance`` of a search."""
     off: Annotated[tuple[str, ...], NoDecode] = ()
     """Stages switched off by name (``config.STAGES``: ``links``, ``speaker``, ``walk``...);
     the environment takes a comma-separated list (``FALKMEM_OFF=links,order``)."""

@@ -294,6 +294,7 @@ class Tenant:
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
+        min_relevance: float | None = None,
         **filters: Unpack[FilterArgs],
     ) -> SearchResult:
         """The ``k`` memories most relevant to ``query_text``, best first.
@@ -319,22 +320,39 @@ class Tenant:
             now: when the question is asked (a datetime or ISO-8601; naive = UTC; default:
                 the clock): what relative dates in it ("last Saturday", "three weeks ago") and
                 dates without a year ("in May") are resolved against.
+            min_relevance: drop the hits whose ``relevance`` is below this (0 to 1; a question
+                the tenant's memories do not answer then gets no hit). Default: the setting
+                ``relevance.min_relevance`` (None: keep every hit); the dev sets recommend
+                :data:`~falkmem.config.RECOMMENDED_MIN_RELEVANCE` (docs/relevance.md).
             **filters: ``session``, ``user``, ``agent``, ``speaker``, ``kind``, ``since``, ``until``,
                 ``metadata``, as :class:`~falkmem.retrieval.filters.FilterArgs` describes them.
 
         Raises:
             InputError: empty query, query over the length limit, k out of range, bad route,
-                bad ``as_of``.
+                bad ``as_of``, ``min_relevance`` not a number in [0, 1].
             TenantNotFound: the tenant does not exist (reading never creates it).
         """
+        floor = self._min_relevance(min_relevance)
         f = build_filters(**filters)
         r = self._retrieve(
             query_text, k=k, route=route, max_hops=max_hops, channels=channels, router=router, as_of=as_of,
             now=now, filters=f,
         )  # fmt: skip
         return SearchResult(
-            hits=tuple(r.hits), route=r.plan.route, reranker=r.reranker, timings_ms=r.timings_ms, plan=r.plan
+            hits=_kept(r.hits, floor),
+            route=r.plan.route,
+            reranker=r.reranker,
+            timings_ms=r.timings_ms,
+            plan=r.plan,
         )
+
+    def _min_relevance(self, value: object) -> float | None:
+        """The call's ``min_relevance``, else the setting's; checked."""
+        if value is None:
+            return self._engine.settings.relevance.min_relevance
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= float(value) <= 1.0:
+            raise InputError("min_relevance", "must be a number from 0 to 1 (or None: keep every hit)")
+        return float(value)
 
     def explain(
         self,
@@ -477,11 +495,13 @@ class Tenant:
         router: RouterConfig | None = None,
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
+        min_relevance: float | None = None,
         **filters: Unpack[FilterArgs],
     ) -> builtins.list[SearchResult]:
         """``search`` for each query, in order, with ONE embedding call for all of them.
 
-        Takes the options and filters of ``search``; at most ``max_batch`` queries.
+        Takes the options (``min_relevance`` included) and filters of ``search``; at most
+        ``max_batch`` queries.
 
         Raises:
             InputError: not a list of queries, a bad query (``queries[i]``), or a bad option.
@@ -497,6 +517,7 @@ class Tenant:
                 _check_query(q, k, max_chars=s.max_query_chars, max_k=s.max_k)
             except InputError as exc:
                 raise type(exc)(f"queries[{i}]" if exc.field == "query" else exc.field, exc.rule) from None
+        floor = self._min_relevance(min_relevance)
         f = build_filters(**filters)
         ts, ts_now = evo.as_of_timestamp(as_of), evo.as_of_timestamp(now, "now")
         vectors = batch.embed_queries(self._engine, self.id, queries)
@@ -507,7 +528,7 @@ class Tenant:
                 router=router, as_of=ts, now=ts_now, vector=v, filters=f,
             )  # fmt: skip
             res = SearchResult(
-                hits=tuple(r.hits),
+                hits=_kept(r.hits, floor),
                 route=r.plan.route,
                 reranker=r.reranker,
                 timings_ms=r.timings_ms,
@@ -537,6 +558,13 @@ class Tenant:
         return batch.list_page(
             self._engine, self.id, f, cursor=cursor, limit=limit, include_history=include_history
         )
+
+
+def _kept(hits: Sequence[Hit], floor: float | None) -> tuple[Hit, ...]:
+    """The hits at or above ``floor`` relevance, in order (all of them when ``floor`` is None)."""
+    if floor is None:
+        return tuple(hits)
+    return tuple(h for h in hits if h.relevance is not None and h.relevance >= floor)
 
 
 def _check_query(text: object, k: object, *, max_chars: int, max_k: int) -> None:

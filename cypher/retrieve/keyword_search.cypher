@@ -42,7 +42,9 @@
 // embedding), the rest as {id, valid_at, speaker, session_id} (see vector_search). `mass` is the sum of the
 // kept terms' idf: the score of a memory that holds each term once at the average length, what
 // fusion measures BM25 against (a rare-word question's best match scores near it, a long
-// question's partial matches far below it).
+// question's partial matches far below it). `held` is the idf of the kept terms a winner holds
+// (at any count): held / mass is the share of the question's rare words it has, what a hit's
+// relevance reads (falkmem/ranking/relevance.py).
 // $as_of: null = active memories only; epoch seconds = what was true then (valid_at <= as_of <
 // invalid_at, superseded included, erased and duplicate-linked ones excluded).
 // $f_*: the search filters (falkmem/retrieval/filters.py; null = no condition), applied before
@@ -120,13 +122,14 @@ CALL {
   UNWIND nodes AS n
   WITH n, n.stems AS bag, base + slope * n.n_tokens AS norm, weights, mass
   WITH n, norm, mass, [w IN weights WHERE bag CONTAINS w[0] | [w[1], toFloat(split(left(split(bag, w[0])[1], 12), ' ')[0])]] AS found
-  WITH n, mass, reduce(acc = 0.0, f IN found | acc + f[0] * f[1] * ($k1 + 1.0) / (f[1] + norm)) AS score
+  WITH n, mass, reduce(acc = 0.0, f IN found | acc + f[0] * f[1] * ($k1 + 1.0) / (f[1] + norm)) AS score,
+       reduce(acc = 0.0, f IN found | acc + f[0]) AS held
   WHERE score > 0
-  WITH n, score, mass ORDER BY score DESC, n.id ASC LIMIT $k
-  WITH collect({n: n, score: score}) AS ranked, max(mass) AS mass
+  WITH n, score, held, mass ORDER BY score DESC, n.id ASC LIMIT $k
+  WITH collect({n: n, score: score, held: held}) AS ranked, max(mass) AS mass
   UNWIND range(0, size(ranked) - 1) AS i
-  WITH ranked[i].n AS n, ranked[i].score AS score, i, mass
-  RETURN collect({score: score, a: CASE WHEN i < $full
+  WITH ranked[i].n AS n, ranked[i].score AS score, ranked[i].held AS held, i, mass
+  RETURN collect({score: score, held: held, a: CASE WHEN i < $full
                     THEN n {.id, .text, .kind, .session_id, .speaker, .agent_id, .user_id, .created_at,
                             .valid_at, .invalid_at, .metadata, .status, .key}
                     ELSE n {.id, .valid_at, .speaker, .session_id} END}) AS hits, max(mass) AS mass

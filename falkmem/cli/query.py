@@ -18,7 +18,7 @@ NOW = click.option(
 
 def _hit_rows(hits: Any) -> list[dict[str, Any]]:
     return [
-        {"rank": i, "score": round(float(h.score), 4), "id": h.id, "kind": h.kind,
+        {"rank": i, "score": round(float(h.score), 4), "relevance": h.relevance, "id": h.id, "kind": h.kind,
          "session": h.session, "text": h.text}
         for i, h in enumerate(hits, start=1)
     ]  # fmt: skip
@@ -29,16 +29,22 @@ def _hit_rows(hits: Any) -> list[dict[str, Any]]:
 @click.argument("query_text", metavar="QUERY")
 @click.option("--k", type=int, default=10, show_default=True, help="How many memories.")
 @click.option("--route", type=ROUTES, default=None, help="Force a route (default: the router decides).")
+@click.option(
+    "--min-relevance", type=click.FloatRange(0.0, 1.0), default=None, metavar="P",
+    help="Drop hits whose relevance is below P (0-1; docs/relevance.md recommends 0.033). "
+         "Default: the relevance.min_relevance setting (none: keep every hit).",
+)  # fmt: skip
 @NOW
 @filter_options
 @json_option
 @nl_option
 @click.pass_context
-def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: str | None, now: str | None,
-           filters: dict[str, Any], as_json: bool, as_nl: bool) -> None:  # fmt: skip
+def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: str | None,
+           min_relevance: float | None, now: str | None, filters: dict[str, Any], as_json: bool,
+           as_nl: bool) -> None:  # fmt: skip
     """Search a tenant: the K most relevant memories, best first."""
     tenant = state(ctx).memory().tenant(tenant_id)
-    kwargs: dict[str, Any] = {"k": k, "now": now, **filters}
+    kwargs: dict[str, Any] = {"k": k, "now": now, "min_relevance": min_relevance, **filters}
     if route is not None:
         kwargs["route"] = route
     result = tenant.search(query_text, **kwargs)
@@ -50,7 +56,8 @@ def search(ctx: click.Context, tenant_id: str, query_text: str, k: int, route: s
     elif not len(result):
         click.echo("no memories found")
     else:
-        table(_hit_rows(result.hits), ["rank", "score", "id", "kind", "text"], widths={"text": 80, "id": 24})
+        table(_hit_rows(result.hits), ["rank", "relevance", "score", "id", "kind", "text"],
+              widths={"text": 80, "id": 24})  # fmt: skip
         click.echo(f"route {result.route}, reranker {result.reranker}, {result.timings_ms.get('total', 0):.0f} ms",
                    err=True)  # fmt: skip
 

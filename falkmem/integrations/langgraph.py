@@ -15,6 +15,9 @@ Each item is one falkmem memory:
   metadata equality, filtered inside falkmem's queries);
 - text = the ``index`` fields of the value (default: the whole value as JSON), which falkmem
   embeds and indexes: ``search(query=...)`` is ``Tenant.search`` (routed, fused retrieval).
+  Each ``SearchItem.score`` is the hit's ``relevance`` (0 to 1, the chance it is evidence for the
+  query, comparable across queries: docs/relevance.md); the store's ``min_relevance`` drops the
+  hits below it (default: the ``relevance.min_relevance`` setting, None: keep every hit).
 
 Filters with operators other than ``$eq`` (``$ne``, ``$gt``, ``$gte``, ``$lt``, ``$lte``) and
 partial matches of nested objects are checked here on the candidates the engine returned (a
@@ -177,17 +180,34 @@ class FalkmemStore(BaseStore):
         index: the value fields embedded for ``search(query=...)`` (LangGraph path syntax:
             ``"text"``, ``"a.b"``, ``"items[*].text"``); None = the whole value as JSON.
         kind: the falkmem kind of the memories written.
+        min_relevance: a search with a query drops the items whose relevance (their ``score``)
+            is below this, 0 to 1 (``Tenant.search(min_relevance=...)``; 0.033 is the recommended
+            value). None: the ``relevance.min_relevance`` setting (by default, keep every item).
+            ``BaseStore.search`` takes no extra argument: it is the store's.
     """
 
-    __slots__ = ("_index", "_kind", "_memory", "_tenant")
+    __slots__ = ("_index", "_kind", "_memory", "_min_relevance", "_tenant")
 
     def __init__(
-        self, memory: Memory, *, tenant: str, index: Sequence[str] | None = None, kind: str = "document"
+        self,
+        memory: Memory,
+        *,
+        tenant: str,
+        index: Sequence[str] | None = None,
+        kind: str = "document",
+        min_relevance: float | None = None,
     ) -> None:
+        if min_relevance is not None and (
+            isinstance(min_relevance, bool)
+            or not isinstance(min_relevance, int | float)
+            or not 0.0 <= min_relevance <= 1.0
+        ):
+            raise InputError("min_relevance", "must be a number from 0 to 1 (or None)")
         self._memory = memory
         self._tenant: Tenant = memory.tenant(tenant)
         self._index = list(index) if index is not None else None
         self._kind = kind
+        self._min_relevance = min_relevance
 
     @property
     def tenant(self) -> Tenant:
@@ -268,9 +288,11 @@ class FalkmemStore(BaseStore):
         try:
             if op.query:
                 k = self._memory.settings.max_k if here else min(want, self._memory.settings.max_k)
-                hits = self._tenant.search(op.query, k=k, metadata={**meta, "lg:ix": True})
+                hits = self._tenant.search(
+                    op.query, k=k, min_relevance=self._min_relevance, metadata={**meta, "lg:ix": True}
+                )
                 for h in newest(hits):
-                    item = self._item(h, h.score, search=True)
+                    item = self._item(h, h.relevance, search=True)
                     if all(_matches(item.value.get(f), c) for f, c in here.items()):
                         out.append(item)  # type: ignore[arg-type]
                 return out[op.offset : want]

@@ -81,6 +81,12 @@ class RecallArgs(_Filters):
 
     query: str = Field(description="The question or topic.")
     k: int = Field(5, description="How many memories (1 to the server's max_k).")
+    min_relevance: float | None = Field(
+        None,
+        description="Drop memories whose relevance (0-1, the chance a memory is evidence) is below this; "
+        "0.033 is the recommended value (most questions the memory cannot answer then return none). "
+        "Default: the server's setting.",
+    )
     as_of: str | None = Field(None, description="Answer with what was true at this ISO-8601 time.")
     now: str | None = Field(
         None, description="When the question is asked (ISO-8601): 'last week' resolves against it."
@@ -119,6 +125,8 @@ class MemoryOut(BaseModel):
     text: str
     kind: str
     score: float
+    relevance: float | None = None
+    """How likely it is evidence for the query, 0-1, comparable across queries (``score`` is not)."""
     session: str | None = None
     user: str | None = None
     speaker: str | None = None
@@ -176,7 +184,7 @@ def _remember(t: Tenant, a: RememberArgs) -> RememberOut:
 # recall, context and history on a tenant nothing was remembered in are the same tool error
 # (TenantNotFound: "... add a memory to create it"), as in the SDK and the CLI.
 def _recall(t: Tenant, a: RecallArgs) -> RecallOut:
-    r = t.search(a.query, k=a.k, as_of=a.as_of, now=a.now, **a.filters())
+    r = t.search(a.query, k=a.k, as_of=a.as_of, now=a.now, min_relevance=a.min_relevance, **a.filters())
     return RecallOut(memories=[MemoryOut.of(h) for h in r.hits], route=r.route)
 
 

@@ -30,6 +30,9 @@ class KeywordHits:
 
     hits: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     mass: float = 0.0
+    held: dict[str, float] = field(default_factory=dict)
+    """Each winner's id → the idf of the searched terms it holds (at any count); ``held / mass``
+    is the share of the question's searched words it has (``ranking/relevance.py``)."""
 
 
 def keyword_search(
@@ -88,4 +91,9 @@ def keyword_search(
     if not rows:  # no _Meta node: nothing to rank against
         return KeywordHits()
     out = rows[0]
-    return KeywordHits([(h["a"], float(h["score"])) for h in out["hits"] or []], float(out["mass"] or 0.0))
+    found = out["hits"] or []
+    return KeywordHits(
+        [(h["a"], float(h["score"])) for h in found],
+        float(out["mass"] or 0.0),
+        {h["a"]["id"]: float(h["held"] or 0.0) for h in found},
+    )

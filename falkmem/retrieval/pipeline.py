@@ -22,6 +22,7 @@ from ..models import Hit, StageInfo
 from ..ranking.candidate import Candidate
 from ..ranking.fusion import Fused, fuse, reliabilities
 from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
+from ..ranking.relevance import evidence, relevance
 from ..ranking.rerank import NoReranker, RerankOutcome, rerank
 from ..routing.router import Plan
 from ..routing.who import ASSISTANT_ROLES, USER_ROLES
@@ -78,6 +79,8 @@ class Retrieval:
     """Cosine similarity of the graph and links candidates (the vector channel's carry their own)."""
     units: dict[str, float] = field(default_factory=dict)
     """What a channel's score was divided by in fusion (``keyword``: the query's idf mass)."""
+    held: dict[str, float] = field(default_factory=dict)
+    """Keyword candidates: the idf of the searched terms each holds (``ranking/relevance.py``)."""
     weights: dict[str, float] = field(default_factory=dict)
     """Each channel's fusion weight in this search (its setting times its reliability)."""
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -339,7 +342,7 @@ def _collect(
     out = run.out
     if keyword is not None:
         kw, ms = keyword.result()
-        out.units["keyword"] = kw.mass
+        out.units["keyword"], out.held = kw.mass, kw.held
         run.lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
         for a, _ in kw.hits:
             run.keep(a)
@@ -550,9 +553,13 @@ def _hits(run: _Run) -> None:
     """The ``k`` best, as hits (their whole rows fetched when a channel sent only the id)."""
     out = run.out
     _fill(run, [f.id for f in out.reranked[: run.k]])
-    for f in out.reranked[: run.k]:  # one scale per list: score is fused, rerank_score the reranker's
+    head = out.reranked[: run.k]
+    ev = evidence(head, vector=out.channels.get("vector", []), similarity=out.similarity, held=out.held,
+                  mass=out.units.get("keyword", 0.0))  # fmt: skip
+    for f in head:  # one scale per list: score is fused, rerank_score the reranker's; relevance: one for all
         if is_whole(out.rows[f.id]):  # (not: forgotten between the channel and the fetch)
-            out.hits.append(hit_from_row(out.rows[f.id], f.score, dict(f.ranks), f.rerank_score))
+            rel = relevance(ev[f.id], run.s.relevance)
+            out.hits.append(hit_from_row(out.rows[f.id], f.score, dict(f.ranks), f.rerank_score, rel))
 
 
 assert set(STAGES) >= CHANNELS | set(ADJUSTMENTS)

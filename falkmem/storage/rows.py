@@ -31,7 +31,11 @@ def is_whole(a: dict[str, Any]) -> bool:
 
 
 def hit_from_row(
-    a: dict[str, Any], score: float, channels: dict[str, int] | None = None, rerank_score: float | None = None
+    a: dict[str, Any],
+    score: float,
+    channels: dict[str, int] | None = None,
+    rerank_score: float | None = None,
+    relevance: float | None = None,
 ) -> Hit:
     """A ``Hit`` from an ``a {.id, .text, ...}`` projection.
 
@@ -62,4 +66,5 @@ def hit_from_row(
         metadata=meta if isinstance(meta, dict) else {},
         channels=dict(channels or {}),
         rerank_score=rerank_score,
+        relevance=relevance,
     )

@@ -36,9 +36,22 @@ def test_search_shapes(invoke: Invoke, seeded: Tenant) -> None:
     nl = [json.loads(x) for x in invoke("search", seeded.id, "pasta", "--nl").stdout.splitlines()]
     assert nl and all("id" in h for h in nl)
     human = invoke("search", seeded.id, "pasta cafeteria", "--k", "1").stdout
-    assert human.splitlines()[0].split() == ["RANK", "SCORE", "ID", "KIND", "TEXT"]
+    assert human.splitlines()[0].split() == ["RANK", "RELEVANCE", "SCORE", "ID", "KIND", "TEXT"]
     assert invoke("search", seeded.id, "   ").exit_code == 2
     assert invoke("search", seeded.id, "x", "--k", "0").exit_code == 2
+
+
+def test_search_min_relevance(invoke: Invoke, seeded: Tenant) -> None:
+    off = "How many bones does an adult human hand have?"
+    every = json.loads(invoke("search", seeded.id, off, "--k", "3", "--json").stdout)["hits"]
+    assert len(every) == 3 and all(0 <= h["relevance"] < 0.033 for h in every)
+    r = invoke("search", seeded.id, off, "--k", "3", "--min-relevance", "0.033")
+    assert r.exit_code == 0 and r.stdout.strip() == "no memories found"
+    on = json.loads(
+        invoke("search", seeded.id, "pasta cafeteria Fridays", "--min-relevance", "0.033", "--json").stdout
+    )
+    assert on["hits"][0]["id"] == "q3" and all(h["relevance"] >= 0.033 for h in on["hits"])
+    assert invoke("search", seeded.id, "pasta", "--min-relevance", "1.5").exit_code == 2
 
 
 def test_search_route(invoke: Invoke, seeded: Tenant) -> None:

@@ -19,7 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
 
-from falkmem import Memory, Tenant
+from falkmem import InputError, Memory, Tenant
 from falkmem.integrations.langgraph import FalkmemStore, item_id
 
 
@@ -209,3 +209,28 @@ def test_compiled_graph_writes_and_reads_through_the_injected_store(store: Falkm
     assert "I am allergic to peanuts." not in out["recalled"]  # another user's namespace
     assert store.list_namespaces(prefix=("memories",)) == [("memories", "dana"), ("memories", "omar")]
     assert store.tenant.count() == 2  # each statement was stored as one falkmem memory
+
+
+def test_search_score_is_relevance_and_the_store_drops_below_its_min(
+    store: FalkmemStore, mem: Memory
+) -> None:
+    texts = [
+        "My flight to Lisbon leaves on May 3 at 7am from gate 12.",
+        "My manager at Northwind is called Omar; we meet every Tuesday.",
+        "We are staying at a small hotel near the Alfama district in Lisbon.",
+        "I started a new job as a data engineer at Northwind in March.",
+        "I rented a car for the second week of the trip to drive to Porto.",
+        "My sister lives in Porto and works as a nurse.",
+    ]
+    for key, text in zip("abcdef", texts, strict=True):
+        store.put(("mem",), key, {"text": text})
+    every = store.search(("mem",), query="What is the capital of France?", limit=5)
+    assert len(every) == 5 and all(i.score is not None and 0 <= i.score < 0.033 for i in every)
+    strict = FalkmemStore(mem, tenant=store.tenant.id, min_relevance=0.033)
+    assert strict.search(("mem",), query="What is the capital of France?", limit=5) == []
+    assert [i.key for i in strict.search(("mem",), query="When does my flight to Lisbon leave?", limit=5)][
+        :1
+    ] == ["a"]
+    assert len(strict.search(("mem",), limit=10)) == 6  # no query: a listing, nothing to measure
+    with pytest.raises(InputError):
+        FalkmemStore(mem, tenant=store.tenant.id, min_relevance=1.5)

@@ -247,3 +247,28 @@ def test_reads_of_a_tenant_with_no_memories_are_the_same_error(mem: Memory, tena
 
     for r in asyncio.run(scenario()):
         assert r.is_error and f"tenant {tenant.id!r} does not exist" in _text(r), _text(r)
+
+
+def test_recall_min_relevance(mem: Memory, tenant: Tenant) -> None:
+    tenant.add_many([
+        {"id": "a", "text": "My flight to Lisbon leaves on May 3 at 7am from gate 12."},
+        {"id": "b", "text": "My manager at Northwind is called Omar; we meet every Tuesday."},
+        {"id": "c", "text": "I booked a table at Chez Marcel for dinner on Saturday."},
+    ])  # fmt: skip
+    server = build_server(mem, tenant.id)
+
+    async def scenario() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("recall", {"query": "What is the capital of France?", "k": 3}),
+                await client.call_tool("recall", {"query": "What is the capital of France?", "k": 3, "min_relevance": 0.033}),
+                await client.call_tool("recall", {"query": "When does my flight leave?", "k": 3, "min_relevance": 0.033}),
+                await client.call_tool("recall", {"query": "flight", "min_relevance": 2}),
+            ]  # fmt: skip
+
+    every, off, on, bad = asyncio.run(scenario())
+    assert len(every.structured_content["memories"]) == 3
+    assert all(m["relevance"] < 0.033 for m in every.structured_content["memories"])
+    assert off.structured_content["memories"] == []
+    assert [m["id"] for m in on.structured_content["memories"]][:1] == ["a"]
+    assert bad.is_error and "min_relevance" in _text(bad)

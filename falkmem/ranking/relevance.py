@@ -1,0 +1,123 @@
+"""How likely a hit is to be relevant evidence: ``Hit.relevance``, in [0, 1], on one scale for
+every question and tenant (the fused ``score`` is not: it adds up channels and adjustments, can
+pass 1, and a hit scoring 0.9 for one question may be worth less than one scoring 0.6 for
+another).
+
+Relevance reads what every hit has, whatever found it (:class:`Evidence`): its cosine to the
+question, the share of the question's searched words it holds (their idf mass), what the graph
+channel gave it, and the cross-encoder's score when one ran; and, for the question as a whole,
+how close its nearest memory is and how much of the question any memory holds. A logistic
+function of these (coefficients in :class:`~falkmem.config.RelevanceConfig`) was fitted on the
+dev sets' questions, with off-topic questions (general-knowledge questions, and each set's
+questions asked of another set's tenant) as negatives: ``relevance`` approximates the share of
+hits at that value that were gold evidence (``benchmarks/relevance.py``,
+``benchmarks/RESULTS.md``). ``search(min_relevance=...)`` drops the hits below a value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..config import RelevanceConfig
+from .fusion import Fused
+
+__all__ = ["Evidence", "evidence", "relevance"]
+
+
+NEAR = 5
+"""``Evidence.near_cosine`` averages the vector channel's first ``NEAR`` neighbours."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a hit's relevance is computed from: its own evidence, then the question's.
+
+    Attributes:
+        cosine: its cosine similarity to the question (a hit no channel measured, found by
+            keyword only, counts as the weakest vector neighbour, as in fusion).
+        keyword: the share of the question's searched-term idf mass it holds, in [0, 1] (0 when
+            the keyword channel did not return it, or searched nothing).
+        graph: the graph channel's score (0 when the graph did not reach it).
+        top_cosine: the cosine of the question's nearest memory (its vector channel's first).
+        near_cosine: the mean cosine of its first :data:`NEAR` neighbours.
+        top_keyword: the largest ``keyword`` share of any keyword candidate of the question.
+        rerank: the cross-encoder's score when it reranked this hit, else None.
+        top_held: the largest idf any keyword candidate holds (not a share: a long question
+            that a memory matches on many rare words holds more than a short one).
+    """
+
+    cosine: float
+    keyword: float = 0.0
+    graph: float = 0.0
+    top_cosine: float = 0.0
+    near_cosine: float = 0.0
+    top_keyword: float = 0.0
+    rerank: float | None = None
+    top_held: float = 0.0
+
+
+def evidence(
+    fused: Sequence[Fused],
+    *,
+    vector: Sequence[tuple[str, float]],
+    similarity: Mapping[str, float],
+    held: Mapping[str, float],
+    mass: float,
+) -> dict[str, Evidence]:
+    """Each fused candidate's :class:`Evidence`. ``vector``: the vector channel's (id, cosine),
+    best first; ``similarity``: the cosine of candidates other channels found; ``held`` and
+    ``mass``: the keyword channel's idf held per candidate and the question's idf mass."""
+    cosines = dict(vector)
+    floor = min(cosines.values(), default=min(similarity.values(), default=0.0))
+    near = sorted(cosines.values(), reverse=True)[:NEAR] or sorted(similarity.values(), reverse=True)[:NEAR]
+    top, mean = (near[0], sum(near) / len(near)) if near else (0.0, 0.0)
+    share = {i: min(1.0, h / mass) for i, h in held.items()} if mass > 0 else {}
+    top_kw = max(share.values(), default=0.0)
+    return {
+        f.id: Evidence(
+            cosine=cosines.get(f.id, similarity.get(f.id, floor)),
+            keyword=share.get(f.id, 0.0),
+            graph=max(0.0, float(f.scores.get("graph", 0.0))),
+            top_cosine=top,
+            near_cosine=mean,
+            top_keyword=top_kw,
+            rerank=f.rerank_score,
+            top_held=max(held.values(), default=0.0),
+        )
+        for f in fused
+    }
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+
+def on_topic(e: Evidence, cfg: RelevanceConfig) -> float:
+    """The probability that the question is about this tenant's memories at all, from how close
+    its nearest memories are and how much of it any memory holds (the same for every hit of a
+    search)."""
+    return _sigmoid(cfg.question_intercept + cfg.question_top_cosine * e.top_cosine
+                    + cfg.question_near_cosine * e.near_cosine + cfg.question_top_keyword * e.top_keyword
+                    + cfg.question_top_held * e.top_held)  # fmt: skip
+
+
+def evidence_odds(e: Evidence, cfg: RelevanceConfig) -> float:
+    """The log-odds that the hit is evidence for a question its tenant answers."""
+    z = (
+        cfg.intercept
+        + cfg.cosine * e.cosine
+        + cfg.keyword * e.keyword
+        + cfg.graph * min(e.graph, cfg.graph_cap)
+        + cfg.below_top * (e.top_cosine - e.cosine)
+    )
+    if e.rerank is not None and cfg.rerank:
+        z += cfg.rerank * (e.rerank - cfg.rerank_center)
+    return z
+
+
+def relevance(e: Evidence, cfg: RelevanceConfig) -> float:
+    """``Hit.relevance``: P(the question is on topic) x P(the hit is evidence | it is), rounded to
+    4 places, in [0, 1] (a hit is never evidence for a question its tenant cannot answer)."""
+    return round(on_topic(e, cfg) * _sigmoid(evidence_odds(e, cfg)), 4)
