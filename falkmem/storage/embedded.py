@@ -67,7 +67,7 @@ from redis.retry import Retry
 
 from ..errors import ConfigError, ConnectionFailed, StoreLocked
 from . import serverlog
-from .watchdog import data_bytes, idle_wait
+from .watchdog import alive, data_bytes, idle_wait
 
 log = logging.getLogger("falkmem.storage")
 
@@ -131,16 +131,6 @@ def _socket_path(data_dir: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"falkmem-{digest}.sock"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 _PROC = Path("/proc")
 
 
@@ -151,13 +141,13 @@ def _serves(pid: int, data_dir: Path, *, unknown: bool = True) -> bool:
     process cannot be inspected, the answer is ``unknown`` for a live pid.
     """
     if not (_PROC / "self").exists():
-        return unknown and _alive(pid)
+        return unknown and alive(pid)
     try:
         if b"redis-server" not in (_PROC / str(pid) / "cmdline").read_bytes():
             return False
         cwd = os.readlink(_PROC / str(pid) / "cwd")
     except PermissionError:
-        return unknown and _alive(pid)
+        return unknown and alive(pid)
     except OSError:
         return False
     return Path(cwd) == data_dir.resolve()
@@ -369,7 +359,7 @@ class EmbeddedServer:
         """The pid of this directory's watchdog, if it runs."""
         with contextlib.suppress(OSError, ValueError):
             wpid = int((self.data_dir / "watchdog.pid").read_text().strip())
-            if _alive(wpid) and b"watchdog" in (_PROC / str(wpid) / "cmdline").read_bytes():
+            if alive(wpid) and b"watchdog" in (_PROC / str(wpid) / "cmdline").read_bytes():
                 return wpid
         return None
 
@@ -534,7 +524,7 @@ class EmbeddedServer:
         finally:
             client.close()
         deadline = time.monotonic() + 30
-        while _alive(info.pid) and time.monotonic() < deadline:
+        while alive(info.pid) and time.monotonic() < deadline:
             time.sleep(0.02)
         if _serves(info.pid, self.data_dir):  # pragma: no cover - a wedged server
             os.kill(info.pid, signal.SIGKILL)
@@ -675,7 +665,7 @@ class EmbeddedServer:
                     client.ping()
                     return
                 except (redis.BusyLoadingError, redis.ConnectionError):
-                    if not _alive(info.pid):
+                    if not alive(info.pid):
                         if started:  # died while loading what it had written: a poison write
                             self._replay_failed(self._log_offset)
                         raise ConnectionFailed(
