@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import ipaddress
 
 import click
@@ -69,7 +70,14 @@ def mcp(ctx: click.Context, tenant: str | None, allow_tenant_arg: bool, http: st
     address = parse_http(http) if http is not None else None
     server = build_server(state(ctx).memory(), tenant, allow_tenant_arg=allow_tenant_arg)
     if address is None:
-        server.run("stdio")
+        server.run("stdio")  # returns when the client closes our stdin
+        # The official client sends SIGTERM 2 s after it closed our stdin (issue 50): close the
+        # store now (its server stops once the append-only file is flushed), then keep the
+        # collector out of the interpreter's teardown. The process is exiting and the OS frees
+        # its memory; the collections over what the embedder and the SDK left took the exit
+        # after close from p50 0.14 s to 0.78 s on two busy cores (python -m benchmarks mcp-exit).
+        state(ctx).close()
+        gc.freeze()
         return
     host, port = address
     if not _loopback(host):

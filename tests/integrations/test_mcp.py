@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from falkmem import InputError, Memory, Tenant
 from falkmem.integrations.mcp import build_server
+from falkmem.storage.embedded import EmbeddedServer
 
 MEMORIES = [
     {"text": "Priya Chandran leads the Atlas team.", "session": "s1", "user": "dana", "key": "atlas-lead",
@@ -272,3 +274,58 @@ def test_recall_min_relevance(mem: Memory, tenant: Tenant) -> None:
     assert off.structured_content["memories"] == []
     assert [m["id"] for m in on.structured_content["memories"]][:1] == ["a"]
     assert bad.is_error and "min_relevance" in _text(bad)
+
+
+def test_stdio_server_exits_soon_after_its_client_closes_and_keeps_what_it_acknowledged(
+    tmp_path: Path, embedder: Any
+) -> None:
+    """Issue 50: the official client closes the server's stdin, then sends SIGTERM after 2.0 s.
+    The server must exit on its own well before that (it took 1.9-2.7 s: its store's close
+    waited for init to reap the stopped FalkorDB server), having stopped the server of its
+    store, and every memory it acknowledged must be there for a fresh process. The store is
+    this test's own, so the MCP server is its last client and its close is the one that stops
+    the embedded server. Two server processes in turn (the second supersedes the first's
+    key); the faster close must be under 1.5 s, so one slow moment on a busy machine passes."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-c", "from falkmem.cli import main; main()", "--path", str(tmp_path), "mcp"],
+        env={"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+             "FALKMEM_MCP_TENANT": "exit-check"},
+    )  # fmt: skip
+
+    async def one_server(round_no: int) -> tuple[float, list[str]]:
+        ids = []
+        client = Client(params, read_timeout_seconds=300)
+        await client.__aenter__()
+        try:
+            for args in (
+                {"text": f"The Atlas release manager is person {round_no}.", "key": "atlas-rm"},
+                {"text": f"Round {round_no}: the Helios build passed.", "session": f"s{round_no}"},
+            ):
+                r = await client.call_tool("remember", args)
+                assert not r.is_error, _text(r)
+                ids.append(r.structured_content["id"])
+            r = await client.call_tool("recall", {"query": "Who is the Atlas release manager?", "k": 2})
+            assert not r.is_error, _text(r)
+        finally:
+            started = time.perf_counter()
+            await client.__aexit__(None, None, None)  # returns once the server process is gone
+        return time.perf_counter() - started, ids
+
+    closes, acked = [], []
+    for round_no in range(2):
+        seconds, ids = asyncio.run(one_server(round_no))
+        closes.append(seconds)
+        acked.extend(ids)
+        # the server stopped its store's FalkorDB server before it exited
+        assert EmbeddedServer(tmp_path).running() is None, f"round {round_no}: the store's server outlived it"
+    assert min(closes) < 1.5, f"exit after close: {closes} s (the client sends SIGTERM at 2.0 s)"
+
+    with Memory(tmp_path, embedder=embedder) as fresh:
+        t = fresh.tenant("exit-check")
+        stored = {h.id: h for h in t.list(include_history=True, limit=100).items}
+        assert set(acked) <= set(stored), f"lost: {set(acked) - set(stored)}"
+        assert [h.text for h in t.history("atlas-rm")] == [
+            "The Atlas release manager is person 0.", "The Atlas release manager is person 1."
+        ]  # fmt: skip
+        assert stored[acked[2]].status == "active" and stored[acked[0]].status == "superseded"
