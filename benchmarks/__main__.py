@@ -3,7 +3,8 @@
 ``python -m benchmarks table REPORT.json``: the markdown tables of a report again;
 ``python -m benchmarks context --dataset D --out X.json``: answer-in-context per budget (see context_eval.py);
 ``python -m benchmarks fusion dump|lodo``: fusion schemes by leave-one-dataset-out (see fusion.py);
-``python -m benchmarks relevance dump|fit``: Hit.relevance fitted, min_relevance chosen (see relevance.py).
+``python -m benchmarks relevance dump|fit``: Hit.relevance fitted, min_relevance chosen (see relevance.py);
+``python -m benchmarks mcp-exit --closes 20``: a stdio MCP server's exit after its client closes (see mcp_exit.py).
 
 Exit codes of ``run``: 0 done, 2 the dataset is missing or malformed (the message names the path)
 or an option is invalid, 1 any other failure.
@@ -25,7 +26,7 @@ for _var, _value in (
 ):
     os.environ.setdefault(_var, _value)
 
-from . import compare, context_eval, datasets, fusion, relevance, scale  # noqa: E402
+from . import compare, context_eval, datasets, fusion, mcp_exit, relevance, scale  # noqa: E402
 from .report import write  # noqa: E402
 from .runner import RunConfig, run  # noqa: E402
 from .systems import SWEEPS, systems  # noqa: E402
@@ -94,6 +95,7 @@ def parser() -> argparse.ArgumentParser:
     fusion.add_parsers(sub)
     relevance.add_parsers(sub)
     scale.add_parser(sub)
+    mcp_exit.add_parser(sub)
     return p
 
 
@@ -110,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return relevance.main(args)
     if args.command == "scale":
         return scale.main(args)
+    if args.command == "mcp-exit":
+        return mcp_exit.main(args)
     if args.command == "table":
         try:
             sys.stdout.write(render(compare.load(args.report, questions=False)))
