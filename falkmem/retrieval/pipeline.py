@@ -29,7 +29,7 @@ from ..routing.who import ASSISTANT_ROLES, USER_ROLES
 from ..settings import Settings, zone
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
-from ..storage.rows import hit_from_row, is_whole, rows_by_id
+from ..storage.rows import hit_from_row, is_whole, one_per_key, rows_by_id
 from .filters import Filters
 from .graph import Walk, expand, seed_weights
 from .keyword import keyword_search
@@ -550,16 +550,29 @@ def _rerank(run: _Run) -> None:
 
 
 def _hits(run: _Run) -> None:
-    """The ``k`` best, as hits (their whole rows fetched when a channel sent only the id)."""
-    out = run.out
-    _fill(run, [f.id for f in out.reranked[: run.k]])
-    head = out.reranked[: run.k]
-    ev = evidence(head, vector=out.channels.get("vector", []), similarity=out.similarity, held=out.held,
-                  mass=out.units.get("keyword", 0.0))  # fmt: skip
-    for f in head:  # one scale per list: score is fused, rerank_score the reranker's; relevance: one for all
-        if is_whole(out.rows[f.id]):  # (not: forgotten between the channel and the fetch)
-            rel = relevance(ev[f.id], run.s.relevance)
-            out.hits.append(hit_from_row(out.rows[f.id], f.score, dict(f.ranks), f.rerank_score, rel))
+    """The ``k`` best, as hits (their whole rows fetched when a channel sent only the id), one
+    per fact key (``one_per_key``); the next candidates fill a place a duplicate left."""
+    out, taken = run.out, 0
+    seen: dict[str, Fused] = {}
+    places: list[tuple[str, str]] = []
+    while len(places) < run.k and taken < len(out.reranked):
+        batch = out.reranked[taken : taken + run.k - len(places)]
+        taken += len(batch)
+        _fill(run, [f.id for f in batch])  # (a row is not whole: forgotten since the channel ran)
+        seen.update((f.id, f) for f in batch if is_whole(out.rows[f.id]))
+        places = one_per_key(list(seen), out.rows)
+    ev = evidence(
+        list(seen.values()),
+        vector=out.channels.get("vector", []),
+        similarity=out.similarity,
+        held=out.held,
+        mass=out.units.get("keyword", 0.0),
+    )
+    # one scale per list: score is fused, rerank_score the reranker's; relevance: one for all
+    for place, shown in places:
+        f = seen[place]
+        rel = relevance(ev[place], run.s.relevance)
+        out.hits.append(hit_from_row(out.rows[shown], f.score, dict(f.ranks), f.rerank_score, rel))
 
 
 assert set(STAGES) >= CHANNELS | set(ADJUSTMENTS)

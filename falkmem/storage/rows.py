@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +28,39 @@ def is_whole(a: dict[str, Any]) -> bool:
     """True for an ``a {.id, .text, ...}`` projection; False for a channel's ``{id, valid_at, ...}``
     row of a candidate ranked past the ones it projects whole (see ``retrieve/vector_search``)."""
     return "text" in a
+
+
+def one_per_key(ids: Sequence[str], rows: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """A ranking (``ids``, best first, whole rows) with one memory per fact key.
+
+    The newest version of a key (latest ``valid_at``, then ``created_at``: the order of
+    ``ingest/create_artifacts``) takes the place of the key's best-ranked version, and the other
+    versions leave the ranking; memories without a key all stay. Returns one ``(place, shown)``
+    pair per place: the id whose rank and score the place keeps, and the id whose row it shows.
+
+    A search's channels are separate queries, so one that ran before a ``key=`` supersession and
+    one that ran after it found both versions (issue 50: ~1 % of the searches made while a key
+    was being superseded).
+    """
+    newest: dict[Any, str] = {}
+    for i in ids:
+        key = rows[i].get("key")
+        if key is not None and (key not in newest or _version(rows[i]) > _version(rows[newest[key]])):
+            newest[key] = i
+    out: list[tuple[str, str]] = []
+    placed: set[Any] = set()
+    for i in ids:
+        key = rows[i].get("key")
+        if key is None:
+            out.append((i, i))
+        elif key not in placed:
+            placed.add(key)
+            out.append((i, newest[key]))
+    return out
+
+
+def _version(a: Mapping[str, Any]) -> tuple[float, float]:
+    return float(a.get("valid_at") or 0.0), float(a.get("created_at") or 0.0)
 
 
 def hit_from_row(
