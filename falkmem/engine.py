@@ -97,8 +97,9 @@ class Engine:
         process's writes, and reloaded when another process wrote.
 
         ``fresh``: compare the tenant's entity stamp (``_Meta.entity_stamp``, one small read)
-        with the one the index was loaded at; every search does. Entities another process
-        erased stay known until the next reload (routing on one finds nothing to follow).
+        with the one the index was loaded at; every search does. Writes that create memories
+        and erases that delete entities or recount their mentions (this process's too) move
+        the stamp.
         """
         with self._lock:
             k = self._known.get(tenant_id)
