@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from falkmem import Tenant
+from falkmem import Memory, Tenant
 
 from .conftest import Invoke
 
@@ -48,3 +48,40 @@ def test_add_of_a_blank_text_says_what_is_wrong(invoke: Invoke, tenant: Tenant) 
     assert "BadLines" not in r.stderr and "line 1" not in r.stderr
     bad_kind = invoke("add", tenant.id, "Priya leads Atlas.", "--kind", "bogus")
     assert bad_kind.exit_code == 2 and "Error: InputError: kind: must be one of" in bad_kind.stderr
+
+
+def test_every_read_of_a_missing_tenant_is_the_same_error(
+    invoke: Invoke, mem: Memory, tenant: Tenant
+) -> None:
+    """``context`` on a tenant nothing was added to used to print an empty context and exit 0
+    where ``history`` failed: every read is TenantNotFound now, exit 2, with or without
+    ``--json``, nothing on stdout, and nothing created."""
+    reads = [
+        ("search", tenant.id, "Who leads Atlas?"),
+        ("context", tenant.id, "Who leads Atlas?"),
+        ("explain", tenant.id, "Who leads Atlas?"),
+        ("history", tenant.id, "atlas-lead"),
+        ("list", tenant.id),
+    ]
+    for args in reads:
+        plain = invoke(*args)
+        assert plain.exit_code == 2 and plain.stdout == "", (args, plain.stdout)
+        assert plain.stderr.startswith(f"Error: TenantNotFound: tenant {tenant.id!r} does not exist"), args
+        as_json = invoke(*args, "--json")
+        err = _error(as_json.stderr)
+        assert as_json.exit_code == 2 and as_json.stdout == "", args
+        assert err["type"] == "TenantNotFound" and err["exit_code"] == 2, (args, err)
+    assert not mem.admin.store.exists(tenant.id)
+
+
+def test_a_query_with_a_nul_character_is_refused_like_add(invoke: Invoke, tenant: Tenant) -> None:
+    tenant.add("Priya Chandran leads the Atlas team.")
+    added = invoke("add", tenant.id, "Priya\x00 leads Atlas.", "--json")
+    assert added.exit_code == 2 and _error(added.stderr)["rule"] == "must not contain NUL characters"
+    for command in ("search", "context", "explain"):
+        r = invoke(command, tenant.id, "who leads\x00 Atlas?", "--json")
+        err = _error(r.stderr)
+        assert r.exit_code == 2 and r.stdout == "", command
+        assert err["type"] == "InputError" and err["field"] == "query", (command, err)
+        assert err["rule"] == "must not contain NUL characters", (command, err)
+    assert tenant.count() == 1
