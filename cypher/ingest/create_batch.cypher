@@ -1,6 +1,6 @@
 // name: create_batch
 // mode: write
-// params: rows, entities, endpoints, refs, edges, terms, tokens, chains, now, spill_at, keep
+// params: rows, entities, endpoints, refs, edges, terms, tokens, chains, now, spill_at, keep, sep
 // Creates a batch of memories without fact keys in one atomic query, the batch's graph writes
 // aggregated by the caller (falkmem/ingest/aggregate.py): one MERGE per distinct entity, edge
 // and stem of the batch, not one per mention. What it leaves is what ingest/create_artifacts
@@ -22,11 +22,13 @@
 //   in the memory's head, else null: only a head link carries the property).
 // - $edges: the distinct RELATED_TO edges (subject -> object, relation) in first-statement
 //   order ([{s, o, relation, label, valid_at, weights, ids}]): weight raised by each statement's
-//   weight in turn, the stating memories' ids appended in order. Edge evidence is bounded per
-//   write: the newest ids are in `artifact_ids`; when that list passes $spill_at ids, all but the
-//   newest $keep move to the end of `old_ids`, so a restatement rewrites at most $spill_at ids
-//   and the older list once per ($spill_at - $keep) statements. old_ids + artifact_ids is every
-//   stating memory, oldest first (what the relational walk and erasing read).
+//   weight in turn, the stating memories' ids (`ids`, joined by $sep) appended in order. The
+//   evidence is two strings of ids joined by $sep (a control character no id holds; a string
+//   costs ~17 bytes an id, a list of strings ~68): the newest in `evidence`; when it passes
+//   $spill_at ids, all but the newest $keep move to the end of `evidence_old`, so a restatement
+//   rewrites at most $spill_at ids and the older string once per ($spill_at - $keep) statements.
+//   evidence_old + evidence is every stating memory, oldest first (what the relational walk and
+//   erasing read; falkmem/ingest/aggregate.py: evidence_ids).
 // - $terms: each stem of the batch with how many of its memories hold it ([{stem, c}]): the
 //   document frequencies the keyword channel reads (_Term.df); $tokens: the batch's tokens.
 // - $chains: per session, its rows' ids in the order given: NEXT links, as in create_artifacts.
@@ -87,12 +89,15 @@ CALL {
   UNWIND $edges AS t
   WITH ents[t.s] AS s, ents[t.o] AS o, t
   MERGE (s)-[rel:RELATED_TO {relation: t.relation}]->(o)
-  ON CREATE SET rel.weight = reduce(w = 0.0, x IN t.weights | w + x), rel.artifact_ids = t.ids,
+  ON CREATE SET rel.weight = reduce(w = 0.0, x IN t.weights | w + x), rel.evidence = t.ids,
                 rel.created_at = $now, rel.valid_at = t.valid_at, rel.label = t.label
-  ON MATCH SET rel.weight = reduce(w = rel.weight, x IN t.weights | w + x), rel.artifact_ids = rel.artifact_ids + t.ids
-  WITH rel, rel.artifact_ids AS ids
+  ON MATCH SET rel.weight = reduce(w = rel.weight, x IN t.weights | w + x),
+               rel.evidence = coalesce(rel.evidence + $sep, '') + t.ids
+  WITH rel WHERE size(rel.evidence) > $spill_at
+  WITH rel, split(rel.evidence, $sep) AS ids
   WHERE size(ids) > $spill_at
-  SET rel.old_ids = coalesce(rel.old_ids, []) + ids[..size(ids) - $keep], rel.artifact_ids = ids[size(ids) - $keep..]
+  SET rel.evidence_old = coalesce(rel.evidence_old + $sep, '') + string.join(ids[..size(ids) - $keep], $sep),
+      rel.evidence = string.join(ids[size(ids) - $keep..], $sep)
   RETURN count(*) AS spilled
 }
 WITH [x IN arts | x.id] AS ids

@@ -16,15 +16,39 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["EVIDENCE_KEEP", "EVIDENCE_SPILL_AT", "batch_params", "chains"]
+__all__ = ["EVIDENCE_KEEP", "EVIDENCE_SEP", "EVIDENCE_SPILL_AT", "batch_params", "chains", "evidence_ids"]
 
+EVIDENCE_SEP = "\x1f"
+"""What separates the ids in a ``RELATED_TO`` edge's evidence strings (``evidence``,
+``evidence_old``): a control character, which no memory id may hold (ingest/validate.py).
+One string of ids costs the server ~17 bytes an id here, a list of id strings ~68."""
 EVIDENCE_SPILL_AT = 128
-"""A ``RELATED_TO`` edge's recent evidence list (``artifact_ids``) longer than this after a write
-moves all but its newest :data:`EVIDENCE_KEEP` ids to the end of ``old_ids``."""
+"""A ``RELATED_TO`` edge's recent evidence (``evidence``) longer than this many ids after a write
+moves all but its newest :data:`EVIDENCE_KEEP` ids to the end of ``evidence_old``."""
 EVIDENCE_KEEP = 64
-"""Ids left in ``artifact_ids`` after a spill: the older list is rewritten once per
-``EVIDENCE_SPILL_AT - EVIDENCE_KEEP`` statements of an edge, the recent one at most
-``EVIDENCE_SPILL_AT`` ids long."""
+"""Ids left in ``evidence`` after a spill: the older string is rewritten once per
+``EVIDENCE_SPILL_AT - EVIDENCE_KEEP`` statements of an edge, the recent one holds at most
+``EVIDENCE_SPILL_AT`` ids."""
+
+
+def evidence_ids(props: dict[str, Any]) -> list[str]:
+    """Every memory id a ``RELATED_TO`` edge's properties cite, oldest first (``evidence_old``
+    then ``evidence``; ``artifact_ids``, the list of tenants before schema 16).
+
+    Example:
+        >>> evidence_ids({"evidence_old": "a\x1fb", "evidence": "c"})
+        ['a', 'b', 'c']
+        >>> evidence_ids({"artifact_ids": ["a", "b"]}), evidence_ids({})
+        (['a', 'b'], [])
+    """
+    if props.get("artifact_ids") is not None:
+        return [str(x) for x in props["artifact_ids"]]
+    out: list[str] = []
+    for name in ("evidence_old", "evidence"):
+        if props.get(name):
+            out.extend(str(props[name]).split(EVIDENCE_SEP))
+    return out
+
 
 _ROW_FIELDS = (
     "id", "text", "kind", "embedding", "session", "speaker", "agent", "user", "key", "fact_hash",
@@ -54,7 +78,7 @@ def batch_params(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         >>> p["endpoints"], p["refs"]
         ([{'key': 'priya', 'name': 'Priya'}], [{'a': 0, 'e': 0, 'h': True}, {'a': 1, 'e': 0, 'h': None}])
         >>> p["edges"][0]["s"], p["edges"][0]["o"], p["edges"][0]["weights"], p["edges"][0]["ids"]
-        (1, 0, [1.0, 0.5], ['m1', 'm2'])
+        (1, 0, [1.0, 0.5], 'm1\x1fm2')
         >>> p["terms"], p["tokens"], p["chains"]
         ([{'stem': 'atla', 'c': 2}, {'stem': 'lead', 'c': 1}], 4.0, [{'session': 's', 'ids': ['m1', 'm2']}])
     """
@@ -92,6 +116,8 @@ def batch_params(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 }  # fmt: skip
             edge["weights"].append(t["weight"])
             edge["ids"].append(row["id"])
+    for edge in edges.values():
+        edge["ids"] = EVIDENCE_SEP.join(edge["ids"])
     terms: dict[str, int] = {}
     tokens = 0.0  # a float, as the per-row statement's sum() stores it
     for row in rows:
@@ -105,7 +131,7 @@ def batch_params(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "entities": entities, "endpoints": endpoints, "refs": refs, "edges": list(edges.values()),
         "terms": [{"stem": s, "c": c} for s, c in terms.items()], "tokens": tokens,
         "chains": chains(rows),
-        "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP,
+        "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP, "sep": EVIDENCE_SEP,
     }  # fmt: skip
 
 

@@ -22,7 +22,7 @@ from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
 from ..storage.params import VectorParam
 from . import caps
-from .aggregate import EVIDENCE_KEEP, EVIDENCE_SPILL_AT, batch_params, chains
+from .aggregate import EVIDENCE_KEEP, EVIDENCE_SEP, EVIDENCE_SPILL_AT, batch_params, chains
 from .validate import Prepared
 
 log = logging.getLogger("falkmem.ingest")
@@ -398,7 +398,7 @@ def _create(
             if any(r.get("key") is not None for r in rows):
                 params: dict[str, Any] = {
                     "rows": rows, "now": now, "chains": chains(rows),
-                    "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP,
+                    "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP, "sep": EVIDENCE_SEP,
                 }  # fmt: skip
                 out = executor.run(graph, query("ingest/create_artifacts"), params)
             else:

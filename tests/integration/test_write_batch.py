@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 
 from falkmem import Memory, Tenant
-from falkmem.ingest.aggregate import EVIDENCE_KEEP, EVIDENCE_SPILL_AT, batch_params, chains
+from falkmem.ingest.aggregate import (
+    EVIDENCE_KEEP,
+    EVIDENCE_SEP,
+    EVIDENCE_SPILL_AT,
+    batch_params,
+    chains,
+    evidence_ids,
+)
 from falkmem.ingest.validate import prepare
 from falkmem.ingest.writer import _embed_stage, _plan_stage
 from falkmem.storage.cypher import query
@@ -109,8 +116,9 @@ def _content(t: Tenant) -> tuple[dict[Any, Any], Counter[Any]]:
     for e in edges:
         props = dict(e["props"])
         if e["type"] == "RELATED_TO":
-            props["evidence"] = sorted(props.pop("old_ids", None) or []) + sorted(props.pop("artifact_ids"))
-            props["evidence"].sort()
+            ids = evidence_ids(props)
+            props.pop("evidence_old", None)
+            props["evidence"] = sorted(ids)
             props["weight"] = round(props["weight"], 9)
         out_edges[(e["type"], by_id[e["src"]], by_id[e["dst"]], json.dumps(props, sort_keys=True))] += 1
     return out_nodes, out_edges
@@ -130,7 +138,7 @@ def test_the_batch_statement_writes_what_the_per_row_statement_writes(hmem: Memo
         rows = _rows(hmem, per_row, _records(size, sum(sizes[:b])), now)
         assert all(r["key"] is None for r in rows)
         ex.run(per_row.graph, query("ingest/create_artifacts"),
-               {"rows": rows, "now": now, "chains": chains(rows), "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP})  # fmt: skip
+               {"rows": rows, "now": now, "chains": chains(rows), "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP, "sep": EVIDENCE_SEP})  # fmt: skip
         ex.run(batched.graph, query("ingest/create_batch"), {**batch_params(rows), "now": now})
     nodes_a, edges_a = _content(per_row)
     nodes_b, edges_b = _content(batched)
@@ -139,12 +147,12 @@ def test_the_batch_statement_writes_what_the_per_row_statement_writes(hmem: Memo
     assert edges_b == edges_a
     raw_nodes, raw_edges = _graph(batched)
     assert len(raw_nodes) == len(_graph(per_row)[0])
-    spilled = [e for e in raw_edges if e["type"] == "RELATED_TO" and e["props"].get("old_ids")]
+    spilled = [e for e in raw_edges if e["type"] == "RELATED_TO" and e["props"].get("evidence_old")]
     assert spilled, "a hub edge should have spilled"
     # the batched statement keeps the stating memories in the order written, oldest first
     hub = spilled[0]["props"]
-    assert hub["old_ids"] + hub["artifact_ids"] == sorted(hub["old_ids"] + hub["artifact_ids"])
-    assert len(hub["artifact_ids"]) <= EVIDENCE_SPILL_AT
+    assert evidence_ids(hub) == sorted(evidence_ids(hub))
+    assert len(hub["evidence"].split(EVIDENCE_SEP)) <= EVIDENCE_SPILL_AT
     heads = [e["props"].get("head") for e in raw_edges if e["type"] == "REFERENCES"]
     assert True in heads and False not in heads  # a link not in the head stores no property
 
@@ -156,8 +164,8 @@ def test_evidence_is_bounded_per_write_and_every_id_is_kept_in_order(hmem: Memor
     t.add_many(recs, batch_size=16)
     ex = hmem._engine.store.executor
     [edge] = [e for e in ex.run(t.graph, test_query("edges_by_id")) if e["type"] == "RELATED_TO"]
-    recent, old = edge["props"]["artifact_ids"], edge["props"]["old_ids"]
-    assert old + recent == [r["id"] for r in recs]
+    recent = edge["props"]["evidence"].split(EVIDENCE_SEP)
+    assert evidence_ids(edge["props"]) == [r["id"] for r in recs]
     assert EVIDENCE_KEEP <= len(recent) <= EVIDENCE_SPILL_AT
     assert edge["props"]["weight"] == 300.0  # 1.0 a stated relation, summed in order
     weight = edge["props"]["weight"]
@@ -168,13 +176,13 @@ def test_evidence_is_bounded_per_write_and_every_id_is_kept_in_order(hmem: Memor
     assert result.artifacts == 4 and result.edges_updated == 1
     [edge] = [e for e in ex.run(t.graph, test_query("edges_by_id")) if e["type"] == "RELATED_TO"]
     kept = [r["id"] for r in recs if r["id"] not in gone]
-    assert (edge["props"].get("old_ids") or []) + edge["props"]["artifact_ids"] == kept
+    assert evidence_ids(edge["props"]) == kept
     assert edge["props"]["weight"] == pytest.approx(weight * 296 / 300)
     # the next statement appends after the survivors
     t.add_many([{"id": "e300", "text": "Statement 300.", "embedding": unit_vector(300),
                  "triples": [("Hub Corp", "owns", "Spoke Inc")]}])  # fmt: skip
     [edge] = [e for e in ex.run(t.graph, test_query("edges_by_id")) if e["type"] == "RELATED_TO"]
-    assert (edge["props"].get("old_ids") or []) + edge["props"]["artifact_ids"] == [*kept, "e300"]
+    assert evidence_ids(edge["props"]) == [*kept, "e300"]
     # erasing every stating memory deletes the edge
     assert t.delete_many([*kept, "e300"]).edges_removed == 1
     assert not [e for e in ex.run(t.graph, test_query("edges_by_id")) if e["type"] == "RELATED_TO"]
@@ -189,8 +197,8 @@ def test_a_keyed_batch_spills_evidence_too(hmem: Memory) -> None:
     ex = hmem._engine.store.executor
     [edge] = [e for e in ex.run(t.graph, test_query("edges_by_id")) if e["type"] == "RELATED_TO"]
     # (FalkorDB runs the per-row statement's FOREACH over a batch's rows in an order of its own)
-    assert sorted(edge["props"]["old_ids"] + edge["props"]["artifact_ids"]) == [r["id"] for r in recs]
-    assert len(edge["props"]["artifact_ids"]) == EVIDENCE_KEEP
+    assert sorted(evidence_ids(edge["props"])) == [r["id"] for r in recs]
+    assert len(edge["props"]["evidence"].split(EVIDENCE_SEP)) == EVIDENCE_KEEP
 
 
 def test_the_next_batch_is_extracted_with_the_entities_of_the_batch_before(hmem: Memory) -> None:
@@ -257,3 +265,58 @@ def test_stats_after_batched_writes_match_a_recount(hmem: Memory, tmp_path: Path
     rows = hmem._engine.store.executor.run(t.graph, test_query("nodes_by_id"))
     bags = [parse_bag(n["props"]["stems"]) for n in rows if "Artifact" in n["labels"]]
     assert len(bags) == 150 and all(bags)
+
+
+def _evidence(t: Tenant) -> dict[tuple[int, int, str], dict[str, Any]]:
+    out = {}
+    for e in t._engine.store.executor.run(t.graph, test_query("edges_by_id")):
+        if e["type"] == "RELATED_TO":
+            out[(e["src"], e["dst"], e["props"]["relation"])] = dict(e["props"])
+    return out
+
+
+def test_migration_16_packs_the_lists_of_older_tenants(hmem: Memory) -> None:
+    """A tenant from before schema 16 (each edge's stating memories as a list) gets the
+    evidence strings on open: the same ids in the same order, spilled past the bound."""
+    t = _fresh(hmem, "migrate-16")
+    t.add_many(_records(200), batch_size=50)
+    packed = _evidence(t)
+    assert any(p.get("evidence_old") for p in packed.values())
+    store, ex = hmem._engine.store, hmem._engine.store.executor
+    [row] = ex.run(t.graph, test_query("unpack_evidence"), {"sep": EVIDENCE_SEP})
+    assert row["unpacked"] == len(packed)
+    ex.run(t.graph, query("admin/set_schema_version"), {"version": 15, "now": 0.0})
+    assert all("evidence" not in p for p in _evidence(t).values())
+    store.forget_cached(t.id)
+    assert store.meta(t.id).schema_version >= 16  # migrated on open
+    migrated = _evidence(t)
+    assert migrated.keys() == packed.keys()
+    for k, p in packed.items():  # the same ids in order (where the strings split may differ)
+        m = migrated[k]
+        assert evidence_ids(m) == evidence_ids(p) and "artifact_ids" not in m
+        assert len(m["evidence"].split(EVIDENCE_SEP)) <= EVIDENCE_SPILL_AT
+        assert {x: v for x, v in m.items() if not x.startswith("evidence")} == {
+            x: v for x, v in p.items() if not x.startswith("evidence")
+        }
+    assert t.search("Orion Labs part of Umbrella Group", k=3).ids  # the walk reads the strings
+
+
+def test_export_writes_lists_and_import_packs_them(hmem: Memory) -> None:
+    from falkmem.admin.transfer import export_tenant, import_lines
+
+    t = _fresh(hmem, "transfer-16")
+    t.add_many(_records(150), batch_size=50)
+    lines = list(export_tenant(hmem, t.id))
+    related = [x for x in lines if x.get("rel") == "RELATED_TO"]
+    assert related and all("artifact_ids" in x["props"] and "evidence" not in x["props"] for x in related)
+    assert max(len(x["props"]["artifact_ids"]) for x in related) == 150  # every statement, in one list
+    copy = "transfer-16-copy"
+    hmem.drop_tenant(copy)
+    try:
+        import_lines(hmem, copy, iter(lines))
+        a = {(p["relation"], p["created_at"], p["weight"]): p for p in _evidence(t).values()}
+        b = {(p["relation"], p["created_at"], p["weight"]): p for p in _evidence(hmem.tenant(copy)).values()}
+        assert sorted(map(evidence_ids, a.values())) == sorted(map(evidence_ids, b.values()))
+        assert all("artifact_ids" not in p for p in b.values())
+    finally:
+        hmem.drop_tenant(copy)

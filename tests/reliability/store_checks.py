@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from falkmem import Memory
+from falkmem.ingest.aggregate import EVIDENCE_SEP
 from falkmem.storage.cypher import Query, parse
 from tests.helpers import indexed_ids
 
@@ -48,7 +49,7 @@ def integrity(mem: Memory, graph: str) -> Integrity:
     rows = run(mem, graph, "artifact_integrity")
     ev: dict[str, set[tuple[str, str, str]]] = {}
     twice: set[tuple[str, str, str, str]] = set()
-    for r in run(mem, graph, "related_evidence"):
+    for r in run(mem, graph, "related_evidence", {"sep": EVIDENCE_SEP}):
         seen: set[str] = set()
         for i in r["ids"] or []:
             if str(i) in seen:

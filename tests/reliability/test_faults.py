@@ -46,7 +46,7 @@ def random_unit(seed: int, dim: int = 384) -> list[float]:
 
 
 HUB = ("hub corp", "owns", "spoke inc")
-"""An edge every memory states: its evidence spills from ``artifact_ids`` to ``old_ids`` many
+"""An edge every memory states: its evidence spills from ``evidence`` to ``evidence_old`` many
 times during a run (every 64 statements), so a kill lands in the middle of that too."""
 
 
