@@ -58,6 +58,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "b014_term_df", backfill=fill_terms),
     Migration(15, "b015_title_entities", backfill=fill_titles),
     Migration(16, "b016_edge_evidence", backfill=fill_evidence),
+    Migration(17, "m017_user_index"),
+    Migration(18, "m018_agent_index"),
 )
 """Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
 
