@@ -36,7 +36,7 @@ def evidence_ids(props: dict[str, Any]) -> list[str]:
     then ``evidence``; ``artifact_ids``, the list of tenants before schema 16).
 
     Example:
-        >>> evidence_ids({"evidence_old": "a\x1fb", "evidence": "c"})
+        >>> evidence_ids({"evidence_old": "a\\x1fb", "evidence": "c"})
         ['a', 'b', 'c']
         >>> evidence_ids({"artifact_ids": ["a", "b"]}), evidence_ids({})
         (['a', 'b'], [])
@@ -78,7 +78,7 @@ def batch_params(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         >>> p["endpoints"], p["refs"]
         ([{'key': 'priya', 'name': 'Priya'}], [{'a': 0, 'e': 0, 'h': True}, {'a': 1, 'e': 0, 'h': None}])
         >>> p["edges"][0]["s"], p["edges"][0]["o"], p["edges"][0]["weights"], p["edges"][0]["ids"]
-        (1, 0, [1.0, 0.5], 'm1\x1fm2')
+        (1, 0, [1.0, 0.5], 'm1\\x1fm2')
         >>> p["terms"], p["tokens"], p["chains"]
         ([{'stem': 'atla', 'c': 2}, {'stem': 'lead', 'c': 1}], 4.0, [{'session': 's', 'ids': ['m1', 'm2']}])
     """
