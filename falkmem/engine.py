@@ -159,6 +159,14 @@ class Engine:
                     k.discard(key)
                     counts.pop(key, None)
 
+    def drop_known(self, tenant_id: str) -> None:
+        """Forget the tenant's known-entity index and mention counts: the next ``known()``
+        reloads them from the graph (after a write that failed part-way through a pipeline)."""
+        with self._lock:
+            self._known.pop(tenant_id, None)
+            self._mentions.pop(tenant_id, None)
+            self._stamps.pop(tenant_id, None)
+
     def forget_tenant(self, tenant_id: str) -> None:
         with self._lock:
             self._known.pop(tenant_id, None)

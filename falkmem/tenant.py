@@ -139,20 +139,28 @@ class Tenant:
         added: list[str] = []
         skipped: list[str] = []
 
+        def planned(i: int, keys: tuple[tuple[str, str], ...]) -> None:
+            eng.note_entities(self.id, keys)  # before its write: the next batch's extraction sees them
+
         def written(i: int, out: WriteOutcome) -> None:
             added.extend(out.added)
             skipped.extend(out.skipped)
-            eng.note_entities(self.id, out.entity_keys, stamps=out.stamps)
+            eng.note_entities(self.id, (), stamps=out.stamps)
             if on_progress is not None:
                 on_progress(min((i + 1) * batch_size, len(prepared)), len(prepared))
 
-        # Pipelined: the next batch is embedded while this one is extracted and written.
-        write_batches(
-            eng.store.executor, self.graph,
-            [prepared[start : start + batch_size] for start in range(0, len(prepared), batch_size)],
-            embedder=eng.embedder, dimension=meta.dimension, now=now,
-            extractor=eng.extractor, known=eng.known(self.id), key_policy=policy, on_written=written,
-        )  # fmt: skip
+        # Pipelined: the next batch is embedded and extracted while this one is written.
+        try:
+            write_batches(
+                eng.store.executor, self.graph,
+                [prepared[start : start + batch_size] for start in range(0, len(prepared), batch_size)],
+                embedder=eng.embedder, dimension=meta.dimension, now=now,
+                extractor=eng.extractor, known=eng.known(self.id), key_policy=policy,
+                on_planned=planned, on_written=written,
+            )  # fmt: skip
+        except BaseException:
+            eng.drop_known(self.id)  # it may hold entities of a batch that was not written
+            raise
         return AddResult(added=tuple(added), skipped=tuple(skipped))
 
     def delete(self, id: str) -> bool:

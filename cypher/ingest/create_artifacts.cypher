@@ -1,6 +1,6 @@
 // name: create_artifacts
 // mode: write
-// params: rows, now, chains
+// params: rows, now, chains, spill_at, keep, sep
 // Creates a batch of artifacts in one atomic query: the node with its embedding, its session,
 // user and agent links, the entities it references (MERGEd by key) and the RELATED_TO evidence
 // between them (subject -> object). The unique constraint on Artifact.id refuses a duplicate id,
@@ -19,7 +19,12 @@
 // index that missed exact neighbours on 1-2 of 100 MuSiQue questions (docs/performance.md).
 // REFERENCES.head is true when the entity is named in the memory's head (its title line, else its
 // first sentence unless it is an episode; extraction/head.py): what the memory is about. The
-// graph channel follows such links.
+// graph channel follows such links. Only a head link carries the property (null is not stored).
+// Edge evidence: each statement appends the memory's id to its edge's `evidence` (ids joined by
+// $sep); an edge whose string then holds more than $spill_at ids moves all but the newest $keep
+// to the end of `evidence_old` (ingest/create_batch says why; the two are every stating memory).
+// Batches of memories without fact keys go through ingest/create_batch, which writes the same
+// graph with one MERGE per distinct entity, edge and stem.
 // Turn order: $chains holds, per session of the batch, its rows' ids in the order they were given
 // ([{session, ids}]). Each memory of a session is linked from the one written before it in that
 // session, (prev)-[:NEXT]->(next): inside the batch in the given order, and the batch's first from
@@ -75,16 +80,31 @@ FOREACH (e IN r.entities |
   ON CREATE SET n.name = e.name, n.type = e.type, n.mentions = 0, n.aliases = [], n.created_at = $now
   SET n.mentions = n.mentions + 1,
       n.aliases = CASE WHEN e.name = n.name OR e.name IN n.aliases THEN n.aliases ELSE n.aliases + [e.name] END
-  CREATE (a)-[:REFERENCES {head: coalesce(e.head, false)}]->(n))
+  CREATE (a)-[:REFERENCES {head: CASE WHEN e.head THEN true ELSE null END}]->(n))
 FOREACH (t IN r.triples |
   MERGE (s:Entity {key: t.subject})
   ON CREATE SET s.name = t.subject_name, s.type = 'other', s.mentions = 0, s.aliases = [], s.created_at = $now
   MERGE (o:Entity {key: t.object})
   ON CREATE SET o.name = t.object_name, o.type = 'other', o.mentions = 0, o.aliases = [], o.created_at = $now
   MERGE (s)-[rel:RELATED_TO {relation: t.relation}]->(o)
-  ON CREATE SET rel.weight = 0.0, rel.artifact_ids = [], rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
-  SET rel.weight = rel.weight + t.weight, rel.artifact_ids = rel.artifact_ids + [r.id])
-WITH collect(a.id) AS ids, sum(a.n_tokens) AS tokens, collect(a.stems) AS bags
+  ON CREATE SET rel.weight = 0.0, rel.created_at = $now, rel.valid_at = r.valid_at, rel.label = t.label
+  SET rel.weight = rel.weight + t.weight, rel.evidence = coalesce(rel.evidence + $sep, '') + r.id)
+WITH collect(a.id) AS ids, sum(a.n_tokens) AS tokens, collect(a.stems) AS bags, collect(r.triples) AS stated
+CALL {
+  WITH stated
+  UNWIND stated AS ts
+  UNWIND ts AS t
+  WITH DISTINCT t.subject AS sk, t.relation AS rk, t.object AS ok
+  MATCH (s:Entity {key: sk})
+  MATCH (o:Entity {key: ok})
+  MATCH (s)-[rel:RELATED_TO {relation: rk}]->(o)
+  WITH rel WHERE size(rel.evidence) > $spill_at
+  WITH rel, split(rel.evidence, $sep) AS evidence
+  WHERE size(evidence) > $spill_at
+  SET rel.evidence_old = coalesce(rel.evidence_old + $sep, '') + string.join(evidence[..size(evidence) - $keep], $sep),
+      rel.evidence = string.join(evidence[size(evidence) - $keep..], $sep)
+  RETURN count(*) AS spilled
+}
 CALL {
   WITH ids
   UNWIND $chains AS c

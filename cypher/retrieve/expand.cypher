@@ -1,6 +1,6 @@
 // name: expand
 // mode: read
-// params: seeds, named, named_weight, max_score, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, relations, depth, walk_from, walk_per_entity, walk_fanout, walk_weight, evidence_weight, reach_weight, walk_floor, limit, vector, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
+// params: seeds, named, named_weight, max_score, max_mentions, per_entity, head_weight, tail_weight, max_hops, hop_weight, relations, depth, walk_from, walk_per_entity, walk_fanout, walk_weight, evidence_weight, reach_weight, walk_floor, limit, vector, sep, as_of, f_sessions, f_users, f_agents, f_speakers, f_kinds, f_since, f_until, f_meta
 // The graph channel in one round trip: from the memories the vector channel ranked first
 // ($seeds: [{id, w}], w = the seed's weight) to the entities they mention, then to the other
 // memories that mention the same entities. This finds the memory a chain of facts needs next
@@ -36,7 +36,7 @@
 //   (co-mention) edge passes on the specific share, times the specificity of its far end, and
 //   what it reaches counts only for memories among the vector channel's candidates (cosine >=
 //   $walk_floor): co-mention walks spread widely, so they re-rank what dense search found
-//   rather than add to it. The memories that state a walked edge (its artifact_ids) get
+//   rather than add to it. The memories that state a walked edge (its evidence: ids joined by $sep) get
 //   $evidence_weight times what it passed ("Priya Chandran reports to Marcus Webb" for the
 //   question's "manages"); the entity reached leads to the memories about it as a bridge
 //   does, and where the steps that reached it were all typed, those memories also get
@@ -115,7 +115,7 @@ CALL {
        $walk_weight * (CASE WHEN r.weight < 1.0 THEN r.weight ELSE 1.0 END) / toFloat(fan) AS share
   WITH e, o, r, typed, spec, share * CASE WHEN typed THEN raw ELSE w END AS x
   RETURN collect({e: o, w: x * spec, raw: CASE WHEN typed THEN x ELSE x * spec END, t: x, g: NOT typed,
-                  path: [[startNode(r).name, r.relation, endNode(r).name]], ids: r.artifact_ids, via: o.name, src: e.key}) AS first
+                  path: [[startNode(r).name, r.relation, endNode(r).name]], ids: split(CASE WHEN r.evidence_old IS NULL THEN r.evidence ELSE r.evidence_old + $sep + r.evidence END, $sep), via: o.name, src: e.key}) AS first
 }
 CALL {
   WITH n, first
@@ -139,7 +139,7 @@ CALL {
        $walk_weight * (CASE WHEN r.weight < 1.0 THEN r.weight ELSE 1.0 END) / toFloat(fan) AS share
   WITH o, r, path, gated, typed, spec, share * CASE WHEN typed THEN raw ELSE w END AS x
   RETURN collect({e: o, w: x * spec, t: x, g: gated OR NOT typed,
-                  path: path + [[startNode(r).name, r.relation, endNode(r).name]], ids: r.artifact_ids, via: o.name}) AS second
+                  path: path + [[startNode(r).name, r.relation, endNode(r).name]], ids: split(CASE WHEN r.evidence_old IS NULL THEN r.evidence ELSE r.evidence_old + $sep + r.evidence END, $sep), via: o.name}) AS second
 }
 WITH level1, level2, first + second AS walked
 WITH [l IN level1 + level2 | {e: l.e, w: l.w, path: l.path, g: false, ty: false}] + [x IN walked | {e: x.e, w: x.w, path: x.path, g: x.g, ty: NOT x.g}] AS reached,

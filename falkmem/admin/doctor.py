@@ -25,6 +25,8 @@ EXPECTED_INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Entity", "key", "range"),
     ("Session", "id", "range"),
     ("_Term", "stem", "range"),
+    ("User", "id", "range"),
+    ("Agent", "id", "range"),
 )
 """(label, property, type) every migrated tenant has."""
 

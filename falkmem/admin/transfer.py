@@ -17,8 +17,9 @@ from typing import Any
 
 from ..errors import DimensionMismatch, FalkmemError, InputError, StorageError, TenantExists
 from ..ingest import caps
+from ..ingest.aggregate import evidence_ids
 from ..memory import Memory
-from ..storage.backfill import fill_next, fill_stems, fill_terms
+from ..storage.backfill import fill_evidence, fill_next, fill_stems, fill_terms
 from ..storage.cypher import query
 from ..tenancy.ids import validate_tenant_id
 from .exportfile import (
@@ -142,13 +143,13 @@ def export_tenant(mem: Memory, tenant_id: str, *, page: int = PAGE) -> Iterator[
                     if e.get("dst") is None:
                         continue
                     counts[rel] = counts.get(rel, 0) + 1
-                    yield {
-                        "type": "edge",
-                        "rel": rel,
-                        "src": r["key"],
-                        "dst": e["dst"],
-                        "props": _plain(e["props"]) or {},
-                    }
+                    props = _plain(e["props"]) or {}
+                    if rel == "RELATED_TO" and ("evidence" in props or "evidence_old" in props):
+                        # the file keeps the stating memories as one list (the format since v1)
+                        ids = evidence_ids(props)
+                        props = {k: v for k, v in props.items() if k not in ("evidence", "evidence_old")}
+                        props["artifact_ids"] = ids
+                    yield {"type": "edge", "rel": rel, "src": r["key"], "dst": e["dst"], "props": props}
     yield {"type": "end", "counts": counts}
     log.debug("exported tenant=%s lines=%d", tenant_id, sum(counts.values()))
 
@@ -195,10 +196,12 @@ def import_lines(
         # What create_artifacts maintains and an import bypasses: stem counts for artifacts
         # exported before schema 11 and the turn order of sessions exported before schema 12
         # (the migrations' own backfills; no-ops for newer files), and the BM25 corpus statistics:
-        # document frequencies (migration 14's count) and the corpus size and length.
+        # document frequencies (migration 14's count) and the corpus size and length; and the
+        # edges' evidence, a list in the file, packed into strings (migration 16's step).
         fill_stems(admin.executor, admin.graph(tenant_id))
         fill_next(admin.executor, admin.graph(tenant_id))
         fill_terms(admin.executor, admin.graph(tenant_id))
+        fill_evidence(admin.executor, admin.graph(tenant_id))  # the file's lists, as the graph keeps them
         admin.executor.run(admin.graph(tenant_id), query("admin/recount_keyword_stats"))
     except BaseException:
         store.drop(tenant_id)

@@ -5,8 +5,8 @@ index), metadata, attribution and every link; no tombstone is kept, so nothing o
 be found again. Then, per page of ids, in this order (each step idempotent, so a rerun after a
 crash completes the job):
 
-1. ``RELATED_TO`` evidence: an edge whose ``artifact_ids`` held only erased ids is deleted;
-   otherwise the ids leave the list and the weight shrinks in proportion.
+1. ``RELATED_TO`` evidence: an edge whose evidence held only erased ids is deleted;
+   otherwise the ids leave it and the weight shrinks in proportion.
 2. The artifacts themselves, and the keyword statistics (``_Meta.n_docs``/``n_tokens``).
 3. Entities no remaining memory references are deleted; the others' ``mentions`` recounted.
 4. Sessions left empty are deleted (and, for ``forget(user=...)``, the user's node).
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
+from ..ingest.aggregate import EVIDENCE_KEEP, EVIDENCE_SEP, EVIDENCE_SPILL_AT
 from ..ingest.validate import valid_unicode
 from ..models import ForgetResult
 from ..storage.cypher import query
@@ -63,7 +64,10 @@ def erase_ids(executor: Executor, graph: str, ids: list[str]) -> tuple[ForgetRes
     entity keys that were deleted (to drop from the in-process known-entity index)."""
     if not ids:
         return ForgetResult(), []
-    edges = executor.run(graph, query("evolve/forget_edges"), {"ids": ids})
+    edges = executor.run(
+        graph, query("evolve/forget_edges"),
+        {"ids": ids, "sep": EVIDENCE_SEP, "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP},
+    )  # fmt: skip
     arts = executor.run(graph, query("evolve/forget_artifacts"), {"ids": ids})
     empty: dict[str, Any] = {"deleted": 0, "tokens": 0, "gone": [], "keys": [], "sessions": []}
     a = arts[0] if arts else empty

@@ -22,6 +22,7 @@ from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
 from ..storage.params import VectorParam
 from . import caps
+from .aggregate import EVIDENCE_KEEP, EVIDENCE_SEP, EVIDENCE_SPILL_AT, batch_params, chains
 from .validate import Prepared
 
 log = logging.getLogger("falkmem.ingest")
@@ -152,24 +153,29 @@ def _embed_stage(
     return _Embedded(tuple(todo), vectors, tuple(skipped))
 
 
-def _write_stage(
-    executor: Executor,
-    graph: str,
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """A batch after extraction: its rows, ready to write."""
+
+    rows: tuple[dict[str, Any], ...]
+    skipped: tuple[str, ...]
+    keys: tuple[tuple[str, str], ...]
+    """(key, name) of every entity the rows reference, in order (the known-entity index's)."""
+
+
+def _plan_stage(
     embedded: _Embedded,
     *,
-    now: float,
     extractor: _Extractor | None,
     known: Any,
     attribution: Any,
     key_policy: KeyPolicy | None,
-) -> WriteOutcome:
-    """Extract, build the rows and write them: one atomic create query (keyed versions of one
-    key aside, which go in separate rounds)."""
-    skipped = list(embedded.skipped)
-    if not embedded.todo:
-        return WriteOutcome((), tuple(skipped), ())
+) -> _Planned:
+    """Extract and build the rows of one batch (client work only: nothing is sent)."""
     rows: list[dict[str, Any]] = []
     keys: list[tuple[str, str]] = []
+    if not embedded.todo:
+        return _Planned((), embedded.skipped, ())
     extractions = [given_extraction(p) for p in embedded.todo]
     if extractor is not None:
         extractions = [
@@ -185,9 +191,16 @@ def _write_stage(
         row["seq"] = next(_WRITE_SEQ)
         rows.append(row)
         keys.extend((e["key"], e["name"]) for e in row["entities"])
+    return _Planned(tuple(rows), embedded.skipped, tuple(keys))
+
+
+def _commit_stage(executor: Executor, graph: str, planned: _Planned, *, now: float) -> WriteOutcome:
+    """Write one planned batch: one atomic create query (keyed versions of one key aside, which
+    go in separate rounds)."""
+    skipped = list(planned.skipped)
     added: list[str] = []
     stamps: list[int] = []
-    for chunk in rounds(rows):  # a key's versions go in separate queries (see create_artifacts)
+    for chunk in rounds(planned.rows):  # a key's versions go in separate queries (see create_artifacts)
         created, stamp = _create(executor, graph, chunk, now=now, skipped=skipped)
         added.extend(created)
         if stamp is not None:
@@ -195,7 +208,25 @@ def _write_stage(
         made = set(created)
         restated = [r for r in chunk if r["id"] not in made and r["id"] not in skipped]
         skipped.extend(_restated(executor, graph, restated))
-    return WriteOutcome(tuple(added), tuple(skipped), tuple(keys), tuple(stamps))
+    return WriteOutcome(tuple(added), tuple(skipped), planned.keys, tuple(stamps))
+
+
+def _write_stage(
+    executor: Executor,
+    graph: str,
+    embedded: _Embedded,
+    *,
+    now: float,
+    extractor: _Extractor | None,
+    known: Any,
+    attribution: Any,
+    key_policy: KeyPolicy | None,
+) -> WriteOutcome:
+    """Extract, build the rows and write them (:func:`_plan_stage`, then :func:`_commit_stage`)."""
+    planned = _plan_stage(
+        embedded, extractor=extractor, known=known, attribution=attribution, key_policy=key_policy
+    )
+    return _commit_stage(executor, graph, planned, now=now)
 
 
 IDENTIFIER_TYPES: frozenset[str] = frozenset({"identifier", "email"})
@@ -265,23 +296,28 @@ def write_batches(
     known: Any = None,
     attribution: Any = None,
     key_policy: KeyPolicy | None = None,
+    on_planned: Callable[[int, tuple[tuple[str, str], ...]], None] | None = None,
     on_written: Callable[[int, WriteOutcome], None] | None = None,
 ) -> list[WriteOutcome]:
-    """Write many batches at the embedder's pace: batch N+1 is embedded while batch N is
-    extracted and written.
+    """Write many batches at the pace of the slowest stage: batch N+1 is embedded, then
+    extracted, while batch N is written.
 
-    A bounded two-stage pipeline: one worker thread embeds at most one batch ahead (checking
-    which ids exist first, so a rerun embeds nothing twice); this thread extracts and writes
-    the batches in order, each in one atomic query, after the previous batch was written and
-    ``on_written(index, outcome)`` was told (so extraction sees the entities the batches before
-    it wrote). The embedder runs outside the GIL and the write runs in the server, so on two
-    cores their work overlaps; each batch stays atomic and idempotent as with
-    :func:`write_batch`. An id repeated in a later batch is found by the unique constraint
-    when its batch is written, and skipped.
+    A bounded three-stage pipeline. One worker thread embeds at most one batch ahead (checking
+    which ids exist first, so a rerun embeds nothing twice); this thread extracts each batch
+    and builds its rows; a second worker sends the write query of the batch before (one atomic
+    query each, in order). The embedder and the server run outside the GIL, so on two cores
+    the client's extraction overlaps the server's write. Extraction of batch N+1 must see the
+    entities batch N names (as if N were written first): ``on_planned(index, keys)`` is told
+    them as soon as N is extracted, before its write, and ``on_written(index, outcome)`` after
+    its write, in order. Each batch stays atomic and idempotent as with :func:`write_batch`; an
+    id repeated in a later batch is found by the unique constraint when its batch is written,
+    and skipped.
 
     Raises:
-        The first error of a batch, after the batches before it were written; nothing of the
-        failing batch is written, and no batch after it.
+        The first error of a batch, after the batches before it were written and told; nothing
+        of the failing batch is written, and no batch after it (a batch extracted ahead of the
+        failure is dropped). Entities told by ``on_planned`` for a batch that was not written
+        are the caller's to forget.
     """
     outcomes: list[WriteOutcome] = []
     if not batches:
@@ -290,22 +326,52 @@ def write_batches(
     def embed(i: int) -> _Embedded:
         return _embed_stage(executor, graph, batches[i], embedder=embedder, dimension=dimension)
 
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="falkmem-embed") as pool:
-        ahead: Future[_Embedded] = pool.submit(embed, 0)
+    def commit(planned: _Planned) -> WriteOutcome:
+        return _commit_stage(executor, graph, planned, now=now)
+
+    def settle(i: int, fut: Future[WriteOutcome]) -> None:
+        out = fut.result()
+        outcomes.append(out)
+        if on_written is not None:
+            on_written(i, out)
+
+    with (
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="falkmem-embed") as embed_pool,
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="falkmem-write") as write_pool,
+    ):
+        ahead: Future[_Embedded] = embed_pool.submit(embed, 0)
+        writing: tuple[int, Future[WriteOutcome]] | None = None
         try:
             for i in range(len(batches)):
                 embedded = ahead.result()
                 if i + 1 < len(batches):
-                    ahead = pool.submit(embed, i + 1)
-                out = _write_stage(
-                    executor, graph, embedded,
-                    now=now, extractor=extractor, known=known, attribution=attribution, key_policy=key_policy,
-                )  # fmt: skip
-                outcomes.append(out)
-                if on_written is not None:
-                    on_written(i, out)
+                    ahead = embed_pool.submit(embed, i + 1)
+                try:
+                    planned = _plan_stage(
+                        embedded,
+                        extractor=extractor,
+                        known=known,
+                        attribution=attribution,
+                        key_policy=key_policy,
+                    )
+                except BaseException:
+                    if writing is not None:  # the batch before is written (or fails) first
+                        settle(*writing)
+                        writing = None
+                    raise
+                if on_planned is not None:
+                    on_planned(i, planned.keys)
+                if writing is not None:
+                    settle(*writing)
+                    writing = None
+                writing = (i, write_pool.submit(commit, planned))
+            if writing is not None:
+                settle(*writing)
+                writing = None
         finally:
             ahead.cancel()  # not started yet: never runs; running: awaited by the pool's exit
+            if writing is not None:
+                writing[1].cancel()
     return outcomes
 
 
@@ -322,12 +388,21 @@ def _create(
     executor: Executor, graph: str, rows: list[dict[str, Any]], *, now: float, skipped: list[str]
 ) -> tuple[list[str], int | None]:
     """Run one create query; the ids it created (ids a concurrent writer created are skipped)
-    and the tenant's entity stamp after it (None when nothing ran)."""
+    and the tenant's entity stamp after it (None when nothing ran).
+
+    Rows without a fact key go through ``ingest/create_batch`` (the batch's writes aggregated:
+    :mod:`.aggregate`); a chunk that holds a keyed row through ``ingest/create_artifacts``
+    (a restatement must write nothing, decided in the query)."""
     for attempt in range(2):
         try:
-            out = executor.run(
-                graph, query("ingest/create_artifacts"), {"rows": rows, "now": now, "chains": chains(rows)}
-            )
+            if any(r.get("key") is not None for r in rows):
+                params: dict[str, Any] = {
+                    "rows": rows, "now": now, "chains": chains(rows),
+                    "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP, "sep": EVIDENCE_SEP,
+                }  # fmt: skip
+                out = executor.run(graph, query("ingest/create_artifacts"), params)
+            else:
+                out = executor.run(graph, query("ingest/create_batch"), {**batch_params(rows), "now": now})
             if not out:
                 return [], None
             stamp = out[0].get("stamp")
@@ -342,21 +417,6 @@ def _create(
             if not rows:
                 break
     return [], None
-
-
-def chains(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per session of a batch, its rows' ids in the order given: the turn order the write links
-    with NEXT edges (``ingest/create_artifacts``).
-
-    Example:
-        >>> chains([{"id": "a", "session": "s"}, {"id": "b", "session": None}, {"id": "c", "session": "s"}])
-        [{'session': 's', 'ids': ['a', 'c']}]
-    """
-    by_session: dict[str, list[str]] = {}
-    for r in rows:
-        if r.get("session") is not None:
-            by_session.setdefault(str(r["session"]), []).append(str(r["id"]))
-    return [{"session": s, "ids": ids} for s, ids in by_session.items()]
 
 
 def _restated(executor: Executor, graph: str, rows: list[dict[str, Any]]) -> list[str]:

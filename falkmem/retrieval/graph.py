@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import GraphConfig
+from ..ingest.aggregate import EVIDENCE_SEP
 from ..storage.cypher import query
 from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
@@ -117,6 +118,7 @@ def expand(
             "walk_floor": float(w.floor),
             "limit": limit,
             "vector": vector_param(vector),
+            "sep": EVIDENCE_SEP,
             "as_of": as_of,
             **(filters or Filters()).params(),
         },

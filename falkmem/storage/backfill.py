@@ -19,6 +19,12 @@ Migration 15 makes a titled memory about its whole title (``extraction/rules.tit
 "How I Lost My Umbrella", not only the "Lost My Umbrella" found inside it), as the write path
 does since: the title's entity, linked in the memory's head. Chat turns (a speaker) are left
 as they are.
+
+Migration 16 packs each ``RELATED_TO`` edge's stating memories, kept as a list of ids
+(``artifact_ids``), into the two strings the write path keeps since (``evidence_old`` +
+``evidence``, ids joined by a control character: ~17 bytes an id in the server against ~68,
+and a restatement rewrites at most 128 of them; ``ingest/create_batch``). Imports of files
+written before (or by the export, which writes the list) are packed here too.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import time
 from collections import Counter
 
 from ..extraction.rules import whole_title
+from ..ingest.aggregate import EVIDENCE_KEEP, EVIDENCE_SEP, EVIDENCE_SPILL_AT
 from ..keyword.stem import parse_bag, stem_bag
 from .cypher import query
 from .executor import Executor
@@ -121,3 +128,23 @@ def fill_titles(executor: Executor, graph: str, *, page: int = PAGE) -> int:
         after = max(int(r["cursor"]) for r in rows)
         if len(rows) < page:
             return linked
+
+
+EDGE_PAGE = 2_000
+"""Entities whose outgoing RELATED_TO edges are packed per round trip (migration 16)."""
+
+
+def fill_evidence(executor: Executor, graph: str, *, page: int = EDGE_PAGE) -> int:
+    """Pack every ``RELATED_TO`` edge's ``artifact_ids`` list into its evidence strings; how
+    many edges were packed (0 when there was none left)."""
+    packed = 0
+    after = -1
+    while True:
+        rows = executor.run(
+            graph, query("schema/b016_pack_evidence"),
+            {"after": after, "limit": page, "sep": EVIDENCE_SEP, "spill_at": EVIDENCE_SPILL_AT, "keep": EVIDENCE_KEEP},
+        )  # fmt: skip
+        if not rows or rows[0]["cursor"] is None:
+            return packed
+        packed += int(rows[0]["packed"] or 0)
+        after = int(rows[0]["cursor"])

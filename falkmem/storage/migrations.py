@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .backfill import fill_next, fill_stems, fill_terms, fill_titles
+from .backfill import fill_evidence, fill_next, fill_stems, fill_terms, fill_titles
 from .cypher import query
 from .executor import Executor
 
@@ -57,6 +57,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "m013_term_index"),
     Migration(14, "b014_term_df", backfill=fill_terms),
     Migration(15, "b015_title_entities", backfill=fill_titles),
+    Migration(16, "b016_edge_evidence", backfill=fill_evidence),
+    Migration(17, "m017_user_index"),
+    Migration(18, "m018_agent_index"),
 )
 """Every migration, in order. ``SCHEMA_VERSION`` is the last one's version."""
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from falkmem import InputError, Memory, NotFound, Tenant
+from falkmem.ingest.aggregate import evidence_ids
 from falkmem.storage.cypher import query
 from tests.helpers import fingerprint, graph_rows
 
@@ -207,7 +208,7 @@ def test_forget_one_id_and_session_reduce_edge_evidence(mem: Memory, tenant: Ten
         for r in graph_rows(mem, tenant.graph)
         if len(r) == 4 and r[0] == "RELATED_TO" and r[1]["relation"] == "leads"
     ]
-    assert sorted(edges[0][1]["artifact_ids"]) == ["a", "b"]
+    assert evidence_ids(edges[0][1]) == ["a", "b"]
     r1 = tenant.forget("a")
     assert r1.artifacts == 1 and r1.edges_updated >= 1 and r1.edges_removed == 0 and r1.sessions_removed == 1
     edges = [
@@ -215,7 +216,7 @@ def test_forget_one_id_and_session_reduce_edge_evidence(mem: Memory, tenant: Ten
         for r in graph_rows(mem, tenant.graph)
         if len(r) == 4 and r[0] == "RELATED_TO" and r[1]["relation"] == "leads"
     ]
-    assert edges[0][1]["artifact_ids"] == ["b"] and edges[0][1]["weight"] == pytest.approx(1.0)
+    assert evidence_ids(edges[0][1]) == ["b"] and edges[0][1]["weight"] == pytest.approx(1.0)
     r2 = tenant.forget(session="s2")
     assert r2.artifacts == 2 and r2.edges_removed >= 1 and r2.entities_removed >= 3
     assert [r for r in graph_rows(mem, tenant.graph) if len(r) == 4] == []

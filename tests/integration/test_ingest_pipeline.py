@@ -1,5 +1,6 @@
-"""add_many's pipeline on a real FalkorDB with the real MiniLM: batch N+1 is embedded while
-batch N is written, one batch ahead at most, each batch atomic, reruns idempotent."""
+"""add_many's pipeline on a real FalkorDB with the real MiniLM: batch N+1 is embedded and
+extracted while batch N is written, the embedder one batch ahead of extraction at most, each
+batch atomic, reruns idempotent."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def _on_create(tenant: Tenant, monkeypatch: pytest.MonkeyPatch, hook: Any) -> li
     creates: list[list[str]] = []
 
     def run(graph: str, q: Any, params: Any = None, **kw: Any) -> Any:
-        if q.name == "ingest/create_artifacts":
+        if q.name in ("ingest/create_artifacts", "ingest/create_batch"):
             ids = [r["id"] for r in params["rows"]]
             hook(ids)
             out = real(graph, q, params, **kw)
@@ -113,8 +114,44 @@ def test_at_most_one_batch_is_embedded_ahead(
 
     _on_create(tenant, monkeypatch, hook)
     tenant.add_many(records, batch_size=2)
-    # while batch i is written, batches 0..i+1 at most have started embedding
-    assert all(n <= i + 2 for i, n in enumerate(seen_when_writing)), seen_when_writing
+    # while batch i is written, batch i+1 is extracted and batch i+2 at most is embedded:
+    # batches 0..i+2 at most have started embedding
+    assert all(n <= i + 3 for i, n in enumerate(seen_when_writing)), seen_when_writing
+
+
+def test_next_batch_is_extracted_while_this_one_is_written(
+    tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = _records(6)
+    eng = tenant._engine
+    extracted: list[str] = []
+    cond = threading.Condition()
+    real_extract = eng.extractor.extract
+
+    def extract(text: str, **kw: Any) -> Any:
+        out = real_extract(text, **kw)
+        with cond:
+            extracted.append(text)
+            cond.notify_all()
+        return out
+
+    monkeypatch.setattr(eng.extractor, "extract", extract)
+    overlapped: list[bool] = []
+
+    def hook(ids: list[str]) -> None:
+        # the write of batch i waits (bounded) for the extraction of batch i+1: a pipeline that
+        # extracted only after writing would time out here and record False
+        i = int(ids[0][1:]) // 2
+        if i + 1 < 3:
+            nxt = records[2 * (i + 1) + 1]["text"]
+            with cond:
+                overlapped.append(cond.wait_for(lambda: nxt in extracted, timeout=20))
+
+    creates = _on_create(tenant, monkeypatch, hook)
+    tenant.add_many(records, batch_size=2)
+    assert overlapped == [True, True]
+    assert creates == [["r0", "r1"], ["r2", "r3"], ["r4", "r5"]]
+    assert tenant.count() == 6
 
 
 def test_known_entities_of_earlier_batches_reach_later_ones(tenant: Tenant, recording: Recording) -> None:
@@ -157,8 +194,9 @@ def test_a_write_failure_stops_the_pipeline(
     with pytest.raises(RuntimeError, match="disk full"):
         tenant.add_many(_records(8), batch_size=2)
     assert tenant.count() == 2
-    assert len(recording.started) <= 3  # batch 2 failed; batch 3 at most was embedded, never written
-    assert not [t for t in threading.enumerate() if t.name.startswith("falkmem-embed")]
+    # batch 2 failed; batch 3 at most was extracted and batch 4 embedded, never written
+    assert len(recording.started) <= 5
+    assert not [t for t in threading.enumerate() if t.name.startswith(("falkmem-embed", "falkmem-write"))]
 
 
 def test_reruns_embed_nothing_and_duplicates_across_batches_are_skipped(

@@ -21,7 +21,7 @@ from falkmem import ConnectionFailed, FalkmemError, Memory, QueryTimeout, Storag
 
 from .conftest import DenseEmbedder, kill9, server_pid, server_socket, stop_server
 from .figures import record
-from .store_checks import Integrity, integrity, run
+from .store_checks import Integrity, integrity, run, stats_mismatches
 
 BATCH = 50
 
@@ -45,6 +45,11 @@ def random_unit(seed: int, dim: int = 384) -> list[float]:
     return [float(x) for x in v / np.linalg.norm(v)]
 
 
+HUB = ("hub corp", "owns", "spoke inc")
+"""An edge every memory states: its evidence spills from ``evidence`` to ``evidence_old`` many
+times during a run (every 64 statements), so a kill lands in the middle of that too."""
+
+
 def _records(n: int, start: int = 0) -> list[dict[str, Any]]:
     """Memories with caller-given entities and triples (so every one has REFERENCES and evidence)."""
     return [
@@ -53,7 +58,7 @@ def _records(n: int, start: int = 0) -> list[dict[str, Any]]:
             "embedding": random_unit(i),
             "text": f"Memory {i}: person {i} works with team {i % 40} on topic {i % 7}.",
             "entities": [f"Team {i % 40}"],
-            "triples": [(f"Person {i}", "works with", f"Team {i % 40}")],
+            "triples": [(f"Person {i}", "works with", f"Team {i % 40}"), ("Hub Corp", "owns", "Spoke Inc")],
         }
         for i in range(start, start + n)
     ]
@@ -103,6 +108,7 @@ def _check_whole(state: Integrity, acked: set[str], all_ids: list[str]) -> dict[
         assert state.texts[aid].startswith(f"Memory {i}: person {i} works with"), aid
         assert state.entities[aid] >= {f"team {i % 40}"}, f"{aid} lost its REFERENCES"
         assert _expected_edge(i) in state.evidence.get(aid, set()), f"{aid} lost its RELATED_TO evidence"
+        assert HUB in state.evidence.get(aid, set()), f"{aid} is missing from the hub edge's evidence"
     # What is there beyond the acknowledged memories can only be the batch in flight at the
     # kill (committed, not yet acknowledged), and only whole.
     extra = state.ids - acked
@@ -112,6 +118,7 @@ def _check_whole(state: Integrity, acked: set[str], all_ids: list[str]) -> dict[
         (b,) = batches
         whole = set(all_ids[b * BATCH : (b + 1) * BATCH])
         assert extra == whole, f"batch {b} is partial: {len(extra)} of {len(whole)} memories"
+    assert not state.evidence_twice, f"ids cited twice by one edge: {sorted(state.evidence_twice)[:5]}"
     return {"verified": len(state.ids), "acked": len(acked), "unacked_whole_batch": len(extra)}
 
 
@@ -161,6 +168,9 @@ def _kill_during_add_many(
             )
             acked -= lost
         figures.update(_check_whole(state, acked, ids[1:]))
+        # the batch's counters (document frequencies, token and document counts, entity
+        # mentions) were written with it or not at all
+        assert stats_mismatches(m2, t2.graph) == []
         assert t2.count() == len(state.ids) + 1
         # The store works after the restart: a search finds an acknowledged memory.
         some = sorted(acked)[len(acked) // 2]
