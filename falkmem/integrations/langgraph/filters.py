@@ -1,9 +1,9 @@
 """LangGraph's ``filter=`` and namespace match conditions, as ``FalkmemStore`` applies them.
 
-Equalities (``{"field": x}``, ``{"field": {"$eq": x}}``) run in the engine as metadata equality
-on ``v:<field>``; the other operators (``$ne``, ``$gt``, ``$gte``, ``$lt``, ``$lte``) and partial
-matches of nested objects are checked here, on the items the engine returned, as LangGraph's
-in-memory store checks them.
+Equalities (``{"field": x}``, ``{"field": {"$eq": x}}``) on top-level fields run in the engine as
+metadata equality on ``v:<field>``; the other operators (``$ne``, ``$gt``, ``$gte``, ``$lt``,
+``$lte``), partial matches of nested objects and dotted paths (``"user.level"``) are checked here,
+on the items the engine returned, as LangGraph's in-memory store checks them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from langgraph.store.base import MatchCondition
 
-__all__ = ["OPERATORS", "matches", "namespace_matches", "split_filter"]
+__all__ = ["OPERATORS", "field_value", "matches", "namespace_matches", "split_filter"]
 
 OPERATORS = frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte"})
 
@@ -33,15 +33,28 @@ def split_filter(flt: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[st
                 raise ValueError(
                     f"filter.{field}: unsupported operator {unknown[0]} (use one of {sorted(OPERATORS)})"
                 )
-            if set(cond) == {"$eq"}:
+            if set(cond) == {"$eq"} and "." not in str(field):
                 engine[f"v:{field}"] = cond["$eq"]
             else:
                 here[field] = cond
-        elif isinstance(cond, Mapping):
-            here[field] = cond  # a partial match of a nested object
+        elif isinstance(cond, Mapping) or "." in str(field):
+            here[field] = cond  # a partial match of a nested object, or a dotted path
         else:
             engine[f"v:{field}"] = cond
     return engine, here
+
+
+def field_value(value: Mapping[str, Any], field: str) -> Any:
+    """The value a filter's ``field`` names: a top-level key, or a dotted path into nested
+    objects (``"user.level"``, as LangGraph's SQLite and in-memory stores read it)."""
+    if field in value or "." not in field:
+        return value.get(field)
+    got: Any = value
+    for part in field.split("."):
+        if not isinstance(got, Mapping):
+            return None
+        got = got.get(part)
+    return got
 
 
 def _op(value: Any, operator: str, arg: Any) -> bool:

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
     BaseStore,
     GetOp,
@@ -62,7 +63,7 @@ from ...storage.cypher import query
 from ...storage.rows import hit_from_row
 from ...tenant import Tenant
 from .embed import LangChainEmbedder, read_index
-from .filters import matches, namespace_matches, split_filter
+from .filters import field_value, matches, namespace_matches, split_filter
 
 __all__ = ["AsyncFalkmemStore", "FalkmemStore", "item_id", "newest", "slot_ids"]
 
@@ -217,6 +218,10 @@ class _Store(BaseStore):
         self.index_config: dict[str, Any] | None = (
             dict(index) if isinstance(index, Mapping) else None if index is None else {"fields": list(index)}
         )
+        self.embeddings: Embeddings | None = (
+            spec.embedder.embeddings if isinstance(spec.embedder, LangChainEmbedder) else None
+        )
+        """The LangChain ``Embeddings`` of ``index.embed`` (None: the Memory's embedder)."""
         self.ttl_config = ttl
         self._ranking: Ranking = ranking
         self._kind = kind
@@ -405,7 +410,7 @@ class _Store(BaseStore):
 
     def _keep(self, h: Hit, here: Mapping[str, Any]) -> bool:
         value = {k[2:]: v for k, v in h.metadata.items() if k.startswith("v:")}
-        return all(matches(value.get(f), c) for f, c in here.items())
+        return all(matches(field_value(value, f), c) for f, c in here.items())
 
     def _routed_search(
         self, op: SearchOp, engine: dict[str, Any], here: dict[str, Any], now: float
@@ -603,7 +608,7 @@ class _Store(BaseStore):
             if op.ttl is not None:
                 at = now + float(op.ttl) * 60
                 meta.update({"lg:ttl": float(op.ttl), "lg:exp": at, "lg:expires": True})
-                expiring.append({"id": free[0], "at": at})
+                expiring.append({"id": free[0], "ttl": float(op.ttl)})
             if len(texts) >= 2:  # one memory per field text: LangGraph scores the best field
                 for i, t in enumerate(texts):
                     part = {"lg:store": _PART, "lg:ns": list(ns), "lg:key": op.key, "lg:vec": True,
@@ -622,8 +627,10 @@ class _Store(BaseStore):
         self._delete(first)
         if records:
             self._tenant.add_many(records)
-        if expiring:
-            self._run("langgraph/set_expiry", {"rows": expiring})
+        if expiring:  # the TTL runs from when the item can be read, as a database's NOW() would
+            done = time.time()
+            rows = [{"id": r["id"], "at": done + r["ttl"] * 60} for r in expiring]
+            self._run("langgraph/set_expiry", {"rows": rows})
         self._delete(retire)
 
     def _delete(self, ids: list[str]) -> None:
