@@ -138,3 +138,42 @@ def test_a_bad_index_is_an_error_naming_the_key(
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
         FalkmemStore(mem, tenant=tenant.id, index=index)
     assert not mem.has_tenant(tenant.id)
+
+
+def test_a_multi_field_item_being_overwritten_is_always_found_once(
+    mem: Memory, tenant: Tenant, embeddings: MiniLMEmbeddings
+) -> None:
+    """Its field memories are written before its new version and erased after the old one: a
+    vector-ranked search meanwhile finds the item exactly once, never an older version's fields."""
+    import threading
+
+    store = FalkmemStore(
+        mem, tenant=tenant.id, ranking="vector",
+        index={"dims": 384, "embed": embeddings, "fields": ["title", "body"]},
+    )  # fmt: skip
+    store.put(("docs",), "bikes", DOCS["bikes"])
+    store.put(("docs",), "coffee", {**DOCS["coffee"], "n": 0})
+    stop, seen, errors = threading.Event(), [], []
+
+    def read() -> None:
+        try:
+            while not stop.is_set():
+                hits = store.search(("docs",), query="descale the espresso machine", limit=5)
+                seen.append([(h.key, h.value["n"]) for h in hits])
+        except BaseException as exc:
+            errors.append(exc)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        for n in range(1, 25):
+            store.put(("docs",), "coffee", {**DOCS["coffee"], "n": n})
+    finally:
+        stop.set()
+        reader.join(60)
+    assert not errors and len(seen) >= 5
+    for hits in seen:
+        assert [k for k, _ in hits].count("coffee") == 1 and hits[0][0] == "coffee"
+    ns = [dict(h)["coffee"] for h in seen]
+    assert ns == sorted(ns)  # never an older version after a newer one
+    assert store.tenant.count() == 6  # two items, each its memory and two field memories

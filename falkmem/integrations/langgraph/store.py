@@ -468,10 +468,8 @@ class _Store(BaseStore):
         """LangGraph's ranking: each item's score is the cosine similarity of the query to its
         best-matching field vector; items without a vector follow, unscored."""
         prefix = _prefix_meta(op.namespace_prefix)
-        items = self._scope({"lg:store": _STORE, **prefix, **engine})
-        allowed = (
-            {str(r["id"]) for r in self._run("langgraph/item_ids", {"scope": items})} if engine else None
-        )
+        self._scope({"lg:store": _STORE, **prefix, **engine})  # the filter values' errors name the field
+        equal = {f.removeprefix("v:"): v for f, v in engine.items()}
         self._memory.admin.store.meta(self._tenant.id)  # TenantNotFound before embedding anything
         qv = self._query_vector(op.query or "")
         scope = self._scope({"lg:vec": True, **prefix})
@@ -484,31 +482,25 @@ class _Store(BaseStore):
             rows = self._run(
                 "langgraph/vector_scores", {"vector": qv, "scope": scope, "skip": skip, "limit": page}
             )
-            cands: list[tuple[str, int | None, float]] = []
+            cands: list[tuple[Hit, float]] = []
             for r in rows:
-                rid = str(r["id"])
-                owner, _, tail = rid.partition("#")
-                version = int(tail.split(".")[0]) if tail else None
-                if owner in done or (allowed is not None and owner not in allowed):
+                if r["owner"] is None:  # a field memory whose item was just erased
                     continue
-                cands.append((owner, version, 1.0 - float(r["distance"])))
-            owners = list(dict.fromkeys(o for o, _, _ in cands))
-            primaries = self._get_many(list(dict.fromkeys([*owners, *map(_sibling, owners)])))
-            live = {h.id for h in self._live([primaries[o] for o in owners if o in primaries], now)}
-            for owner, version, score in cands:
-                if owner in done:
+                h = hit_from_row(r["owner"], 0.0)
+                if h.id in done:
                     continue
-                h = primaries.get(owner)
-                if h is None:  # a vector whose item was just erased
-                    continue
-                sib = primaries.get(_sibling(owner))
+                sib = hit_from_row(r["sibling"], 0.0) if r["sibling"] is not None else None
                 if sib is not None and _version(sib) > _version(h):  # an older version, still there
-                    done.add(owner)
+                    done.add(h.id)
                     continue
-                if version is not None and version != _int(h.metadata.get("lg:v")):
-                    continue  # a vector of an older version of this slot
-                done.add(owner)
-                if owner in live and self._keep(h, here):
+                _, _, tail = str(r["id"]).partition("#")
+                if tail and int(tail.split(".")[0]) != _int(h.metadata.get("lg:v")):
+                    continue  # a field vector of an older version of this slot
+                done.add(h.id)
+                cands.append((h, 1.0 - float(r["distance"])))
+            live = {h.id for h in self._live([h for h, _ in cands], now)}
+            for h, score in cands:
+                if h.id in live and self._keep(h, here) and self._keep(h, equal):
                     out.append((self._item(h, score, search=True), h))  # type: ignore[arg-type]
                     if len(out) >= want:
                         break
