@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Iterable
 from datetime import datetime
@@ -45,6 +46,15 @@ class Engine:
         self._stamps: dict[str, int | None] = {}
         """Per tenant, the entity stamp its known-entity index is current with (None: no tenant)."""
         self._lock = threading.RLock()
+
+    def with_embedder(self, embedder: Embedder) -> Engine:
+        """This engine with another embedder: the same store connection, caches and lock (an
+        integration whose tenants embed with their own model, e.g. the LangGraph store's
+        ``index={"embed": ...}``). Closing either closes the shared store."""
+        twin = copy.copy(self)
+        twin.embedder = embedder
+        twin._rerank_outcome = None
+        return twin
 
     def plan(
         self,

@@ -26,6 +26,7 @@ def _sample(param: str) -> object:
         "fetch_k",
         "version",
         "limit",
+        "skip",
         "max_hops",
         "per_entity",
         "seed_k",

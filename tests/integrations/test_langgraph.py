@@ -147,8 +147,9 @@ def test_batch_reads_before_writes_last_put_wins_and_validation(store: FalkmemSt
         store.put(("langgraph", "x"), "k", {"v": 1})
     with pytest.raises(InvalidNamespaceError):
         store.put(("a.b",), "k", {"v": 1})
-    with pytest.raises(NotImplementedError):
-        store.put(("t",), "k", {"v": 3}, ttl=5)
+    with pytest.raises(InputError) as bad_ttl:
+        store.put(("t",), "k", {"v": 3}, ttl=-5)
+    assert bad_ttl.value.field == "ttl"
     assert store.get(("t",), "k").value == {"v": 2}  # type: ignore[union-attr]
     assert item_id(("t",), "k") != item_id(("t", "k"), "")
     empty = FalkmemStore(mem, tenant=store.tenant.id + "-none")

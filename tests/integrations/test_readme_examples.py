@@ -1,5 +1,5 @@
 """Every Python block of the README runs as written, and so do the examples of docs/agents.md
-(filters, LangGraph, MCP), each on a fresh embedded store in a temporary directory (the working
+(filters, LangGraph, MCP) and docs/langgraph.md, each on a fresh embedded store in a temporary directory (the working
 directory for the README's ``./demo-store``; ``FALKMEM_PATH``; ``HOME`` for the MCP server the
 example launches, which inherits only the SDK's default environment)."""
 
@@ -92,3 +92,10 @@ def test_mcp_example(
         "Dana prefers aisle seats."
     ]  # fd-level: the server needs a real stderr
     assert (fresh_store / ".local" / "share" / "falkmem").is_dir()  # the server used the default store
+
+
+def test_langgraph_page_example(fresh_store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("langgraph")
+    [code, *_] = python_blocks(ROOT / "docs" / "langgraph.md")
+    exec(compile(code, "docs/langgraph.md:python-1", "exec"), {})
+    assert capsys.readouterr().out.splitlines() == ["Dana prefers aisle seats."]
