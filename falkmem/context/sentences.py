@@ -83,9 +83,7 @@ class Sentence(NamedTuple):
         text: the sentence on one line (markdown emphasis and bullets dropped).
         words: the Snowball stems of its words, stopwords removed (what query terms match).
         norm: its lower-case word tokens joined by single spaces (what names match).
-        position: its index in the memory (0 = first sentence after the title).
         leans_back: it opens with a word that points at the sentence before ("It", "However"...).
-        opens_list: it ends with a colon: what it announces follows.
         number, date, time, name: it holds a number, a date expression, a time of day, a
             capitalised name that is not its first word.
         digits: its tokens that hold a digit, and its number words (two sentences that differ
@@ -95,9 +93,7 @@ class Sentence(NamedTuple):
     text: str
     words: frozenset[str]
     norm: str
-    position: int
     leans_back: bool
-    opens_list: bool
     number: bool
     date: bool
     time: bool
@@ -110,7 +106,7 @@ def _stems(tokens: Iterable[str]) -> frozenset[str]:
     return stem_set(set(tokens).difference(STOPWORDS))
 
 
-def _sentence(text: str, index: int) -> Sentence:
+def _sentence(text: str) -> Sentence:
     tokens = tokenize(text)
     bag = set(tokens)
     other = frozenset([t for t in bag if not t.isalpha() or t in _COUNTS])  # tokens are alphanumeric
@@ -119,9 +115,7 @@ def _sentence(text: str, index: int) -> Sentence:
         text=text,
         words=_stems(bag),
         norm=" ".join(tokens),
-        position=index,
         leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
-        opens_list=text.endswith(":"),
         number=bool(digits) or not _NUMBER_WORDS.isdisjoint(bag),
         date=not _DATE_WORDS.isdisjoint(bag) or any(len(t) == 4 and t[0] in "12" for t in digits),
         time=(":" in text or "m" in bag or "am" in bag or "pm" in bag) and _TIME.search(text) is not None,
@@ -167,7 +161,7 @@ class Analysis:
         """The features of sentence ``i`` (computed once)."""
         s = self._sentences[i]
         if s is None:
-            s = self._sentences[i] = _sentence(self.texts[i], i)
+            s = self._sentences[i] = _sentence(self.texts[i])
         return s
 
     @property

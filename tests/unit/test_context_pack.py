@@ -61,14 +61,11 @@ def test_lines_carry_short_labels_and_sources_the_full_provenance() -> None:
     assert out.tokens == COUNTER.count(out.text) <= 200 and not out.chronological
 
 
-def test_provenance_costs_a_few_tokens_not_a_third_of_the_budget() -> None:
+def test_provenance_costs_a_few_tokens() -> None:
     long_id = "0f3a9c2e4b5d6e7f8a9b0c1d2e3f4a5b"
     items = [item(long_id, "The Lisbon flight TP 1234 lands at 11:40.", 1.0, session="s-booking", at=T0)]
     labels = pack("when does the flight land", items, budget_tokens=100, counter=COUNTER)
-    full = pack("when does the flight land", items, budget_tokens=100, counter=COUNTER, provenance="full")
-    assert full.text.endswith(f"[{long_id} · s-booking · 2026-03-01 09:30]")
     assert labels.tokens <= COUNTER.count("The Lisbon flight TP 1234 lands at 11:40.") + 3
-    assert full.tokens - labels.tokens >= 20
 
 
 def test_dates_only_when_they_tell_memories_apart() -> None:
@@ -93,8 +90,6 @@ def test_turns_of_one_session_share_a_line_and_a_label() -> None:
     first = out.text.splitlines()[0]
     assert first == "[1] 1 Mar 2026 user: I booked TP 1234 to Lisbon. assistant: Great! Your code is QX7RTP."
     assert out.sources[0].ids == ("u1", "a1") and out.sources[0].session == "s1"
-    apart = pack("Lisbon booking code", items, budget_tokens=200, counter=COUNTER, merge_sessions=False)
-    assert len(apart.sources) == 3
 
 
 def test_a_speaker_prefix_in_the_text_is_not_repeated() -> None:
@@ -111,14 +106,11 @@ def test_legend_when_asked_and_within_the_budget() -> None:
     assert tight.tokens <= 22 and "Sources:" in tight.text and len(tight.sources) == 1
 
 
-def test_budget_and_provenance_must_be_valid() -> None:
+def test_budget_must_be_valid() -> None:
     for bad in (0, -5):
         with pytest.raises(InputError) as err:
             pack("q", [], budget_tokens=bad, counter=COUNTER)
         assert err.value.field == "budget_tokens"
-    with pytest.raises(InputError) as err:
-        pack("q", [], budget_tokens=10, counter=COUNTER, provenance="ids")  # type: ignore[arg-type]
-    assert err.value.field == "provenance"
 
 
 def test_tiny_budget_gives_empty_text() -> None:
@@ -231,8 +223,7 @@ def test_a_fact_restated_with_other_numbers_is_an_update_not_a_repeat() -> None:
 
 def test_the_second_hop_is_found_through_the_bridge_entity() -> None:
     # The question names Helios; the answer (Marcus Webb) is in a memory reached through the
-    # bridge "Priya Chandran" and shares no word with the question: without the chain signal a
-    # better-ranked memory that is just as unrelated takes its place.
+    # bridge "Priya Chandran" and shares no word with the question.
     items = [
         item("h1", "Priya Chandran leads the team that built Project Helios.", 1.0),
         item("d1", "The cafeteria menu changed on Monday.", 0.9),
@@ -243,8 +234,6 @@ def test_the_second_hop_is_found_through_the_bridge_entity() -> None:
     budget = COUNTER.count("[1] Priya Chandran leads the team that built Project Helios.") + 12
     out = pack(q, items, budget_tokens=budget, counter=COUNTER)
     assert "Marcus Webb" in out.text, out.text
-    without = pack(q, items, budget_tokens=budget, counter=COUNTER, chain=False)
-    assert "Marcus Webb" not in without.text, without.text
 
 
 def test_a_bridge_counts_as_much_as_the_memory_it_led_to() -> None:

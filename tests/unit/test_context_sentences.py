@@ -30,7 +30,6 @@ def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
 def test_line_breaks_and_markdown() -> None:
     a = analyse("Here is the plan:\n\n- **Day 1**: Lisbon\n- Day 2: Sintra\n### Notes\nBook early!")
     assert a.texts == ("Here is the plan:", "Day 1: Lisbon", "Day 2: Sintra", "Notes", "Book early!")
-    assert a.sentence(0).opens_list
 
 
 def test_features() -> None:
