@@ -18,14 +18,13 @@ from typing import NamedTuple
 
 from ..keyword.stem import stem_set
 from ..text.dates import MONTHS, WEEKDAY_NAMES
-from ..text.sentences import split_sentences
+from ..text.sentences import split_sentences, title_line
 from ..text.tokens import STOPWORDS, tokenize
 
 __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "name_key", "names_in", "one_line"]
 
 ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
-_TITLE_MAX_CHARS = 120
 _WS = re.compile(r"\s+")
 _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
 """Heading marks and bullets, found after the line break that opens their line: a pattern
@@ -278,15 +277,19 @@ def _unmark(body: str) -> str:
     return _EMPHASIS.sub("", body)  # one pass: "_**_" keeps its "__"
 
 
-def _title(first: str, rest: str) -> str | None:
-    """The first line when it reads as a title: short, no sentence end, and followed by at
-    least one sentence of three words or more (else it is a line of the text)."""
-    first = " ".join(first.split())
-    if not first or len(first) > _TITLE_MAX_CHARS or first[-1] in ".!?:;,":
-        return None
-    if len(rest.split(None, 3)) < 3:
-        return None
-    return _unmark(first).strip() or None
+def _title(body: str) -> tuple[str | None, str]:
+    """The title line (:func:`~falkmem.text.sentences.title_line`, one line, markdown dropped)
+    when a sentence of three words or more follows it (else it is a line of the text), and
+    the text after it."""
+    title = title_line(body)
+    rest = body.partition("\n")[2]
+    if (
+        title is None
+        or len(rest.split(None, 3)) < 3
+        or not (title := _unmark(" ".join(title.split())).strip())
+    ):
+        return None, body
+    return title, rest
 
 
 @functools.lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
@@ -307,11 +310,7 @@ def analyse(text: str) -> Analysis:
         >>> a.title, a.texts, a.sentence(1).leans_back
         ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'), True)
     """
-    body = text.strip()
-    first, _, rest = body.partition("\n")
-    title = _title(first, rest)
-    if title is not None:
-        body = rest
+    title, body = _title(text.strip())
     if _marked(body):
         body = _unmark(body)
     texts = tuple(

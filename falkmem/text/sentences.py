@@ -40,8 +40,8 @@ TITLE_MAX_CHARS = 100
 TITLE_MAX_WORDS = 12
 """A first line of more words than this is not a title."""
 _NON_SPACE = re.compile(r"\S")
-_ABBREVIATION_END = re.compile(r"(?:^|\s)(?:[A-Z][a-z]{0,3}|(?:[A-Za-z]\.)+[A-Za-z]?)\.$")
-"""A title may end with an abbreviation ("Martin Luther King Jr.", "Life at N.A.S.A.")."""
+_DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?")
+"""An acronym written with full stops ("N.A.S.A", the last one left off)."""
 
 
 def is_abbreviation(word: str) -> bool:
@@ -138,8 +138,9 @@ def title_line(text: str) -> str | None:
 
     A first line is a title when it is at most ``TITLE_MAX_CHARS`` characters and
     ``TITLE_MAX_WORDS`` words and does not end like a sentence or an opener (``!?:;,``, or a
-    ``.`` that is not an abbreviation's): what the extractor's memory heads and whole-title
-    entities read.
+    ``.`` that does not end an abbreviation, an initial or a dotted acronym: "Martin Luther King
+    Jr." is a title). The extractor's memory heads and whole-title entities and the packer's
+    ``Title:`` read it.
 
     Example:
         >>> title_line("Brannock Falls\\nBrannock Falls is a waterfall."), title_line("Thanks!\\nI also went.")
@@ -151,6 +152,7 @@ def title_line(text: str) -> str | None:
     line = text[:nl].strip()
     if not line or len(line.split()) > TITLE_MAX_WORDS or line[-1] in "!?:;,":
         return None
-    if line[-1] == "." and not _ABBREVIATION_END.search(line):
+    last = line.rsplit(None, 1)[-1][:-1]
+    if line[-1] == "." and not (is_abbreviation(last.casefold()) or _DOTTED.fullmatch(last)):
         return None
     return line
