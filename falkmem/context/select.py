@@ -416,24 +416,9 @@ def select(
             name_df[n] = name_df.get(n, 0) + 1
     rare = max(2, len(entries) // 5)
     bridges: set[str] = set()
-    # Nothing is chosen, covered or open yet: a group's gain is the sum of its sentences' own
-    # (what ``gain`` and ``estimate`` give here, summed in the same order), each computed once.
-    # Written out, not called: calling them per group costs LongMemEval's ~300 groups 0.2 ms.
-    lexical, repeat = weights.lexical, weights.repeat
-    for idx, e in enumerate(entries):
-        a, static, hot_i, prior, size = e.analysis, e.static, e.hot, e.prior, sizes[idx]
-        own = [
-            static[i] + prior * lexical * query.lexical(a.sentence(i).words, covered, repeat) if i in hot_i else static[i]
-            for i in range(len(a))
-        ]  # fmt: skip
-        head = heads[idx] + line_head[idx]
-        for group in groups[idx]:
-            g = 0.0
-            cost = 0.0
-            for i in group:
-                g += own[i]
-                cost += size[i]
-            push(idx, group, None, g / float(max(cost + head, 1.0) ** power))
+    for idx, group_list in enumerate(groups):
+        for group in group_list:
+            push(idx, group, None, gain(entries[idx], group) / estimate(idx, group))
 
     current = meter.count(state.render().lines)
 

@@ -13,7 +13,6 @@ from falkmem.config import PackingConfig as Weights
 from falkmem.context import ContextItem, RegexTokenCounter, pack, refers_back, sentences
 from falkmem.context.sentences import analyse
 from falkmem.context.signals import asks_for, chain_names
-from falkmem.context.tokens import _PIECE, _RUN
 from falkmem.errors import InputError
 from falkmem.routing.who import asks_the_assistant
 
@@ -444,6 +443,12 @@ def test_additive_fast_path_matches_exact_path() -> None:
         fast = pack("helios budget", items, budget_tokens=budget, counter=COUNTER)
         exact = pack("helios budget", items, budget_tokens=budget, counter=Recount())
         assert fast == exact
+
+
+_PIECE = re.compile(r"\w+|[^\w\s]")
+_RUN = re.compile(r"[A-Za-z]+|[0-9]+|.", re.DOTALL)
+"""The counter's definition: words and symbols, and inside a word runs of ASCII letters, runs of
+ASCII digits, anything else one by one."""
 
 
 def _slow_count(text: str) -> int:
