@@ -16,7 +16,7 @@ from ..routing.who import asks_the_assistant, role_of
 from ..text.tokens import tokenize
 from .render import day, legend_line, local_day, utc
 from .select import Entry, Meter, Selected, score_entry, select
-from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, name_key
+from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse
 from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
 from .when import days_named
@@ -338,7 +338,7 @@ def pack(
         if (after - first).days <= ASKED_DAYS:
             on_day = [_asked_day(it, a, (first, after), tz) for it, a in unique]
             hots = [h | d for h, d in zip(hots, on_day, strict=True)]
-    asked = frozenset(map(name_key, tokenize(query)))
+    asked = frozenset(tokenize(query))
     assistant = 1.0 if asks_the_assistant(query) else w.assistant
     dated_days = [(day(it.at, tz), it.kind not in TIMELESS) for it, _ in unique if it.at is not None]
     days = {d for d, dated in dated_days if dated}

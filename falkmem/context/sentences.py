@@ -21,7 +21,7 @@ from ..text.dates import MONTHS, WEEKDAY_NAMES
 from ..text.sentences import split_sentences, title_line
 from ..text.tokens import STOPWORDS, tokenize
 
-__all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "name_key", "names_in", "one_line"]
+__all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "names_in", "one_line"]
 
 ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
@@ -179,11 +179,10 @@ class Analysis:
         return self._folded
 
     def names_of(self, i: int) -> frozenset[str]:
-        """The names sentence ``i`` mentions (:func:`names_in`), as :func:`name_key` folds
-        them (computed once)."""
+        """The names sentence ``i`` mentions (:func:`names_in`; computed once)."""
         found = self._sentence_names[i]
         if found is None:
-            found = self._sentence_names[i] = frozenset(map(name_key, names_in(self.texts[i])))
+            found = self._sentence_names[i] = frozenset(names_in(self.texts[i]))
         return found
 
     def _title_tokens(self) -> tuple[str, frozenset[str]]:
@@ -191,7 +190,7 @@ class Analysis:
             tokens = tokenize(self.title or "")
             self._title_names = (
                 " ".join(tokens),
-                frozenset(name_key(t) for t in tokens if t not in STOPWORDS),
+                frozenset(t for t in tokens if t not in STOPWORDS),
             )
         return self._title_names
 
@@ -202,18 +201,17 @@ class Analysis:
 
     @property
     def title_names(self) -> frozenset[str]:
-        """The title's words, lower-cased, stopwords left out, folded by :func:`name_key` (what
-        a bridge name matches)."""
+        """The title's words, lower-cased, stopwords left out (what a bridge name matches)."""
         return self._title_tokens()[1]
 
     @property
     def names(self) -> frozenset[str]:
         """Its capitalised words (lower-cased) that are not a sentence's first word, and the
-        words of its title: the names it mentions, folded by :func:`name_key`."""
+        words of its title: the names it mentions."""
         if self._names is None:
             # one pass over the memory: a sentence's first word follows a line break here
             text = " " + (self.title or "") + "\n" + "\n".join(self.texts)
-            self._names = frozenset(map(name_key, names_in(text)))
+            self._names = frozenset(names_in(text))
         return self._names
 
 
@@ -221,31 +219,6 @@ _CAPITALISED = re.compile(r"[ \t(\"'“‘/-]([A-Z][\w'’-]*[a-z0-9][\w'’-]*|
 """A capitalised word or an acronym with the character before it (a space, bracket, quote, slash
 or hyphen), which no earlier match can hold: a match ends at a word's end, that character is
 not a word's. Opening with the character class, not a look-behind, makes it a C-speed scan."""
-
-
-_DEMONYM = ("ians", "ans", "ian", "ese", "an", "i")
-"""Endings of a people's adjective (Kenyan, Canadians, Chinese, Israeli), longest first."""
-
-
-@functools.lru_cache(maxsize=65536)
-def name_key(name: str) -> str:
-    """A lower-case name with a demonym's ending and then a final vowel folded, so that a
-    country and its people's adjective share one key: "kenya" and "kenyan" are "keny",
-    "china" and "chinese" "chin", "italy" and "italian" "ital", "israel" and "israeli"
-    "israel". What is left keeps at least four letters ("brian", "roman" stay whole). Names
-    that differ only there share a key too ("maria", "mario"): the packer only asks whether two
-    sentences may name the same thing.
-
-    >>> [name_key(n) for n in ("kenya", "kenyan", "chinese", "vardo", "brian")]
-    ['keny', 'keny', 'chin', 'vard', 'brian']
-    """
-    for end in _DEMONYM:
-        if name.endswith(end) and len(name) - len(end) >= 4:
-            name = name[: -len(end)]
-            break
-    if len(name) >= 5 and name[-1] in "aeiouy":
-        name = name[:-1]
-    return name
 
 
 def names_in(text: str) -> list[str]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from falkmem.config import PackingConfig as Weights
-from falkmem.context import ContextItem, RegexTokenCounter, pack, refers_back, sentences
+from falkmem.context import ContextItem, RegexTokenCounter, pack, refers_back
 from falkmem.context.sentences import analyse
 from falkmem.context.signals import asks_for, chain_names
 from falkmem.errors import InputError
@@ -689,38 +689,3 @@ def test_the_answer_type_is_read_from_the_first_interrogative_not_a_relative_cla
     query: str, wants: set[str]
 ) -> None:
     assert asks_for(query) == wants
-
-
-BUYENDE_Q = "Who is the current opposition leader in the country where Buyende is located?"
-BUYENDE = [
-    ContextItem("j", "Leader of the Opposition (Jamaica)\nThe current holder of the post of Leader of the Opposition "
-                     "is Peter Phillips, who succeeded Portia Simpson Miller.", 1.0),
-    ContextItem("b", "Buyende\nBuyende is a town in the Eastern Region of Uganda. It is the main municipal centre of "
-                     "Buyende District.", 0.9),
-    ContextItem("u", "Leader of Opposition (Uganda)\nThe Leader of Opposition in Uganda is the title of the elected "
-                     "leader of the largest party not in government. The post's holder appoints a Shadow Cabinet. The "
-                     "current holder and first Ugandan female to hold the position is Winnie Kiiza. The Opposition in "
-                     "Uganda is made up of several parties.", 0.8),
-    ContextItem("k", "Kenya\nThe Leader of the Opposition in Kenya is Raila Odinga, who heads the largest party "
-                     "outside government.", 0.7),
-    ContextItem("s", "Party leaders of the United States Senate\nThe current leaders are Mitch McConnell and Chuck "
-                     "Schumer.", 0.6),
-]  # fmt: skip
-
-
-def test_a_bridge_is_met_again_in_its_peoples_adjective(monkeypatch: pytest.MonkeyPatch) -> None:
-    # "Uganda", met in the chosen Buyende sentence, is the bridge; the answer says "Ugandan"
-    # (MuSiQue-100's 2hop__816536_68183): the name key makes it the same name
-    for budget in range(130, 200, 10):
-        assert "Winnie Kiiza" in pack(BUYENDE_Q, BUYENDE, budget_tokens=budget, counter=COUNTER).text, budget
-    sentences.analyse.cache_clear()
-    monkeypatch.setattr(sentences, "name_key", lambda name: name)  # no fold: "ugandan" is another name
-    try:
-        missed = [
-            b
-            for b in (130, 150, 160)
-            if "Kiiza" not in pack(BUYENDE_Q, BUYENDE, budget_tokens=b, counter=COUNTER).text
-        ]
-        assert missed == [130, 150, 160]
-    finally:
-        sentences.analyse.cache_clear()  # the analyses made without the fold must not outlive it
