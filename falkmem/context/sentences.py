@@ -19,9 +19,9 @@ from typing import NamedTuple
 from ..keyword.stem import stem_set
 from ..text.dates import MONTHS, WEEKDAY_NAMES
 from ..text.sentences import split_sentences, title_line
-from ..text.tokens import STOPWORDS, tokenize
+from ..text.tokens import STOPWORDS, names_in, tokenize
 
-__all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "names_in", "one_line"]
+__all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "one_line"]
 
 ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
@@ -64,8 +64,6 @@ _DATE_WORDS = frozenset(MONTHS).union(
         "winter",
     ],
 )
-_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w'’-]*[a-z0-9]|[A-Z]{2,}\b)")
-"""A capitalised word that is not a sentence's first (a name), or an acronym."""
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
@@ -118,7 +116,7 @@ def _sentence(text: str) -> Sentence:
         number=bool(digits) or not _NUMBER_WORDS.isdisjoint(bag),
         date=not _DATE_WORDS.isdisjoint(bag) or any(len(t) == 4 and t[0] in "12" for t in digits),
         time=(":" in text or "m" in bag or "am" in bag or "pm" in bag) and _TIME.search(text) is not None,
-        name=_NAME.search(text) is not None,
+        name=bool(names_in(text)),
         digits=other,
     )
 
@@ -213,17 +211,6 @@ class Analysis:
             text = " " + (self.title or "") + "\n" + "\n".join(self.texts)
             self._names = frozenset(names_in(text))
         return self._names
-
-
-_CAPITALISED = re.compile(r"[ \t(\"'“‘/-]([A-Z][\w'’-]*[a-z0-9][\w'’-]*|[A-Z]{2,}\b)")
-"""A capitalised word or an acronym with the character before it (a space, bracket, quote, slash
-or hyphen), which no earlier match can hold: a match ends at a word's end, that character is
-not a word's. Opening with the character class, not a look-behind, makes it a C-speed scan."""
-
-
-def names_in(text: str) -> list[str]:
-    """The capitalised words of ``text`` after its first word, lower-cased, stopwords left out."""
-    return [w for m in _CAPITALISED.findall(text) if (w := m.lower().rstrip("'’-")) not in STOPWORDS]
 
 
 def _marked(body: str) -> bool:

@@ -7,7 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from falkmem.context.sentences import _unmark, analyse, names_in
+from falkmem.context.sentences import _unmark, analyse
+from falkmem.text.tokens import names_in
 
 
 def test_title_line_then_sentences() -> None:
