@@ -190,10 +190,7 @@ VARIANTS: dict[str, Variant] = {
     "hops2": Variant("context() max_hops=2", {"max_hops": 2}),
     "hops2-no-connections": Variant("max_hops=2, no Connections", {"max_hops": 2}, {"connections": False}),
     "hops2-connections": Variant("max_hops=2, Connections always", {"max_hops": 2}, {"connections": True}),
-    "no-chain": Variant("no chain signal", {}, {"chain": False}),
-    "no-merge": Variant("no session merge", {}, {"merge_sessions": False}),
     "legend": Variant("with legend", {}, {"legend": True}),
-    "long-labels": Variant("full provenance", {}, {"provenance": "full"}),
 }
 """Ablations by name (``--variants``); a variant whose packer option the packer lacks fails loudly."""
 

@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 
 from falkmem.errors import InputError
-from falkmem.extraction.keys import canonical_key
 from falkmem.extraction.rules import RuleExtractor
+from falkmem.text.keys import canonical_key
 
 from .datasets.paths import shared_data
 

@@ -22,11 +22,8 @@ def candidates_for(budget_tokens: int, candidates: int) -> int:
     """How many ranked memories a context of ``budget_tokens`` reads: ``candidates`` up to
     ``FULL_BUDGET`` tokens, twice as many from ``WIDE_BUDGET``, in proportion between.
 
-    Twenty memories fill 800 tokens several times over, but not 1,200 when they are chat turns
-    of 30 tokens: at 1,200 tokens 40 candidates put the answer in the context more often than
-    20 on all four dev sets, and at 800 27 candidates changed three answers in 2,000 for 1-7 ms
-    more (docs/decisions/0009-context-packing-design.md; benchmarks/RESULTS.md, "Tried and not
-    kept").
+    Twenty memories fill 800 tokens several times over, but not 1,200 when they are short chat
+    turns (docs/decisions/0009-context-packing-design.md has the measurement).
 
     >>> [candidates_for(b, 20) for b in (150, 800, 1000, 1200, 4000)]
     [20, 20, 30, 40, 40]

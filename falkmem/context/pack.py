@@ -8,7 +8,6 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from typing import Literal
 
 from ..config import PackingConfig
 from ..errors import InputError
@@ -17,7 +16,7 @@ from ..routing.who import asks_the_assistant, role_of
 from ..text.tokens import tokenize
 from .render import day, legend_line, local_day, utc
 from .select import Entry, Meter, Selected, score_entry, select
-from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, name_key
+from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse
 from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
 from .when import days_named
@@ -25,7 +24,6 @@ from .when import days_named
 __all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
 
 Triple = tuple[str, str, str]
-Provenance = Literal["labels", "full"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +61,7 @@ class Source:
     """What one label of the text stands for.
 
     Attributes:
-        label: the label as rendered (``"1"`` for ``[1]``; "" with full provenance).
+        label: the label as rendered (``"1"`` for ``[1]``).
         ids: the memories on that line, in rendered order.
         session: their session (None when they have none or differ).
         times: each memory's time (None where unknown), in the order of ``ids``.
@@ -169,31 +167,25 @@ _SHORT = 400
 ones by their sentences (a word comparison would tokenise every long candidate)."""
 
 
-Signature = tuple[frozenset[str], frozenset[str]]
-
-
-def _signature(a: Analysis, length: int) -> Signature:
-    """What near-duplicates share: the words and the numbers (short memories), or the sentences."""
-    if length > _SHORT:
-        return frozenset(a.texts), frozenset()
-    words = a.words
-    return words, frozenset(w for w in words if not w.isalpha())
-
-
 class _Kept:
-    """A memory kept so far; its signature is computed the first time one of similar length comes."""
+    """A memory kept so far: its length, and what near-duplicates share (computed when first
+    compared): the words and the numbers (short memories), or the sentences."""
 
     __slots__ = ("_sig", "analysis", "length")
 
     def __init__(self, analysis: Analysis, length: int) -> None:
         self.analysis = analysis
         self.length = length
-        self._sig: Signature | None = None
+        self._sig: tuple[frozenset[str], frozenset[str]] | None = None
 
     @property
-    def sig(self) -> Signature:
+    def sig(self) -> tuple[frozenset[str], frozenset[str]]:
         if self._sig is None:
-            self._sig = _signature(self.analysis, self.length)
+            a = self.analysis
+            if self.length > _SHORT:
+                self._sig = frozenset(a.texts), frozenset()
+            else:
+                self._sig = a.words, frozenset(w for w in a.words if not w.isalpha())
         return self._sig
 
 
@@ -204,9 +196,7 @@ def _near_duplicate(new: _Kept, kept: Sequence[_Kept]) -> bool:
             continue
         x, digits = new.sig
         y, o_digits = other.sig
-        if digits != o_digits:
-            continue
-        if x and y and len(x & y) >= _NEAR_DUPLICATE_MEMORY * len(x | y):
+        if digits == o_digits and x and y and len(x & y) >= _NEAR_DUPLICATE_MEMORY * len(x | y):
             return True
     return False
 
@@ -244,9 +234,6 @@ def pack(
     history: bool | None = None,
     connections: bool | None = None,
     legend: bool = False,
-    merge_sessions: bool = True,
-    chain: bool = True,
-    provenance: Provenance = "labels",
     weights: PackingConfig | None = None,
     dates: bool = True,
     tz: tzinfo = UTC,
@@ -254,28 +241,17 @@ def pack(
 ) -> PackedContext:
     """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
-    Steps: drop superseded items unless the query refers back (:func:`refers_back`); drop
-    items whose normalised text equals, or nearly equals (same words at 85 %, same numbers), a
-    better-ranked one; cut each into its title and sentences; then choose sentences greedily
-    by marginal relevance per token (:mod:`falkmem.context.select`) until nothing more fits.
-    Relevance counts the question's words (rarer ones more, repeated ones less), the bridge
-    entities the graph followed (``ContextItem.via``) and the titles one candidate names of
-    another, whether a sentence holds what the question asks for (a date for "when"...) or
-    names the day it asks about (``window``), the memory's rank and the sentence's position. A
-    sentence that leans on the one before it ("However, ...") comes with it; turns of one
-    session share a line.
-
-    The text has one line per source, ``[n] [date] [Title: |speaker: ]sentence … sentence``
-    (the date, ``20 May 2023`` in ``tz``, when the order is by time, or when the candidates that
-    are not timeless (``TIMELESS``: facts, documents...) are from more than one day), then ``Connections: a -rel-> b; ...`` when graph triples earn
-    their tokens, then, with ``legend=True``, ``Sources:`` and one ``[n] ids · session ·
-    time`` line per label. :attr:`PackedContext.sources` holds the same provenance as data.
-
-    Every fit is checked by counting the rendered text with ``counter``, so the budget holds
-    for any tokenizer. A counter with ``additive = True`` (such as
-    :class:`~falkmem.context.RegexTokenCounter`) promises ``count(a + "\\n" + b) == count(a)
-    + count(b)``; line counts are then cached and summed, and the final text is still counted
-    whole.
+    Superseded items are dropped unless the query refers back (:func:`refers_back`), and items
+    that equal or nearly equal (85 % of their words, the same numbers) a better-ranked one; the
+    rest are cut into a title and sentences (:mod:`.sentences`), and sentences are chosen
+    greedily by marginal relevance per token (:mod:`.select`, scored by :mod:`.signals`) while
+    the rendered text fits. The text has one line per source, ``[n] [date] [Title: |speaker:
+    ]sentence … sentence`` (:mod:`.render`; the date when the order is by time or the dated
+    candidates span more than one day), then ``Connections: a -rel-> b; ...`` when graph
+    triples earn their tokens, then, with ``legend``, ``Sources:`` and one ``[n] ids · session
+    · time`` line per label. Every fit is checked by counting the rendered text with
+    ``counter``, so the budget holds for any tokenizer (see :class:`.tokens.TokenCounter` for
+    the ``additive`` and ``join_tokens`` promises that let it sum cached line counts).
 
     Args:
         query: the user's query.
@@ -289,28 +265,20 @@ def pack(
         connections: graph triples only when they earn their tokens (None), after the
             sentences while they fit (True), or never (False).
         legend: append the ``Sources:`` legend (within the budget).
-        merge_sessions: render the turns of one session on one line under one label.
-        chain: reward sentences that name a bridge entity.
-        provenance: ``labels`` (``[1]``; the default) or ``full`` (``[id · session ·
-            time]`` after every memory, no labels: the format before labels, for comparison).
-        weights: the scoring weights (default :class:`~falkmem.context.signals.PackingConfig`).
+        weights: the scoring weights (default :class:`~falkmem.config.PackingConfig`).
         dates: write after the relative time words of memories that are not timeless
-            ("yesterday") the date they mean, read against the memory's time
-            (:func:`~falkmem.context.when.anchor`); False: as written.
-        tz: the time zone whose calendar days the lines show and relative time words are
-            read in (a turn said at 05:00 UTC is the evening before in California); the
-            legend and :attr:`PackedContext.sources` keep UTC times.
+            ("yesterday") the date they mean (:func:`.when.anchor`); False: as written.
+        tz: the time zone whose calendar days the lines show and relative time words are read
+            in; the legend and :attr:`PackedContext.sources` keep UTC times.
         window: the time window the question names (``Plan.time``: start, end; naive wall-clock
             times in ``tz``); when it spans at most ``ASKED_DAYS`` days, a sentence whose
-            relative time words, read against when its memory was said, name a day inside it
-            ("I got it today", said that Saturday, for "...last Saturday") gains
-            ``PackingConfig.day``.
+            relative time words name a day inside it gains ``PackingConfig.day``.
 
     Returns:
         The packed context.
 
     Raises:
-        InputError: ``budget_tokens`` is 0 or negative, or ``provenance`` is unknown.
+        InputError: ``budget_tokens`` is 0 or negative.
 
     Example:
         >>> from falkmem.context import RegexTokenCounter
@@ -321,8 +289,6 @@ def pack(
     """
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens <= 0:
         raise InputError("budget_tokens", "must be at least 1")
-    if provenance not in ("labels", "full"):
-        raise InputError("provenance", "must be 'labels' or 'full'")
     w = weights or PackingConfig()
     if w.repeat_latest is not None and find_order(query) == "latest":
         w = w.model_copy(update={"repeat": w.repeat_latest})
@@ -352,12 +318,8 @@ def pack(
         unique.append((item, a))
 
     analyses = [a for _, a in unique]
-    via = (
-        [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via]
-        if chain
-        else []
-    )
-    titles = [a.title for a in analyses] if chain else []
+    via = [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via]
+    titles = [a.title for a in analyses]
     bridges = chain_names(via, titles, analyses, query)
     stems, hot = read_query(query, bridges)
     hots = [
@@ -376,7 +338,7 @@ def pack(
         if (after - first).days <= ASKED_DAYS:
             on_day = [_asked_day(it, a, (first, after), tz) for it, a in unique]
             hots = [h | d for h, d in zip(hots, on_day, strict=True)]
-    asked = frozenset(map(name_key, tokenize(query)))
+    asked = frozenset(tokenize(query))
     assistant = 1.0 if asks_the_assistant(query) else w.assistant
     dated_days = [(day(it.at, tz), it.kind not in TIMELESS) for it, _ in unique if it.at is not None]
     days = {d for d, dated in dated_days if dated}
@@ -384,7 +346,6 @@ def pack(
     # (documents stored on one day say nothing by their date).
     any_days = {d for d, _ in dated_days}
     show_dates = len(days) > 1 or (by_time and (len(any_days) > 1 or len(days) == 1))
-    full = provenance == "full"
     seen_triples: set[tuple[str, str, str]] = set()
     entries: list[Entry] = []
     for rank, ((item, a), h, d) in enumerate(zip(unique, hots, on_day, strict=True)):
@@ -394,7 +355,7 @@ def pack(
             if all(tk) and tk not in seen_triples and connections is not False:
                 seen_triples.add(tk)
                 triples.append(t)
-        block = f"s:{item.session}" if merge_sessions and item.session and not full else f"i:{item.id}"
+        block = f"s:{item.session}" if item.session else f"i:{item.id}"
         speaker = item.speaker
         dated = item.kind not in TIMELESS
         e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
@@ -407,8 +368,8 @@ def pack(
         for e in entries:
             e.chosen.clear()
         chosen = select(entries, q, w, budget_tokens, Meter(counter, additive=additive), by_time=by_time,
-                        show_dates=show_dates, full=full, legend=legend,
-                        connections=connections, asked=asked if chain else None, tz=tz)  # fmt: skip
+                        show_dates=show_dates, legend=legend, connections=connections, asked=asked,
+                        tz=tz)  # fmt: skip
         text = "\n".join(chosen.lines)
         return chosen, text, counter.count(text)
 

@@ -1,5 +1,5 @@
 """How a packed context reads: one line per source, a short label, the date once, and a legend
-of full provenance only when asked.
+of provenance only when asked.
 
 The format (docs/context.md)::
 
@@ -28,19 +28,16 @@ from .when import anchor, day_text
 
 __all__ = [
     "CONNECTIONS",
-    "ELLIPSIS",
     "LEGEND",
     "Piece",
     "day",
     "legend_line",
-    "line",
     "line_parts",
     "local_day",
     "stamp",
     "triple_text",
 ]
 
-ELLIPSIS = " … "
 CONNECTIONS = "Connections:"
 LEGEND = "Sources:"
 
@@ -61,7 +58,7 @@ def day(at: datetime, tz: tzinfo = UTC) -> str:
 
 
 def stamp(at: datetime) -> str:
-    """``2023-05-20 09:00`` (UTC), for the legend and full provenance."""
+    """``2023-05-20 09:00`` (UTC), for the legend."""
     return utc(at).strftime("%Y-%m-%d %H:%M")
 
 
@@ -73,7 +70,6 @@ class Piece:
         analysis: the memory, cut.
         chosen: indices of its sentences to render, in any order.
         speaker: who said it (chat turns), or None.
-        suffix: text after it, after a space (full provenance), or "".
         said: the day it was said (chat turns, events): its relative time words ("yesterday")
             get the date they mean (:func:`.when.anchor`); None: left as written.
         shown: the day its line shows, if any ("today" then needs no date).
@@ -82,7 +78,6 @@ class Piece:
     analysis: Analysis
     chosen: frozenset[int]
     speaker: str | None = None
-    suffix: str = ""
     said: date | None = None
     shown: date | None = None
 
@@ -101,16 +96,13 @@ class Piece:
             head.append(a.title + ":")
         if self.speaker:
             head.append(one_line(self.speaker) + ":")
-        return head + body + ([self.suffix] if self.suffix else [])
-
-    def render(self) -> str:
-        """The piece as text."""
-        return " ".join(self.parts())
+        return head + body
 
 
 def line_parts(label: str, date: str | None, pieces: Sequence[Piece]) -> list[str]:
-    """The parts of one source's line, to be joined by single spaces (see :func:`line`)."""
-    out = [f"[{label}]"] if label else []
+    """The parts of one source's line, ``[label] [date ]piece piece…``, to be joined by single
+    spaces (pieces of one speaker joined by ``…``)."""
+    out = [f"[{label}]"]
     if date:
         out.append(date)
     for n, p in enumerate(pieces):
@@ -118,11 +110,6 @@ def line_parts(label: str, date: str | None, pieces: Sequence[Piece]) -> list[st
             out.append("…")
         out += p.parts()
     return out
-
-
-def line(label: str, date: str | None, pieces: Sequence[Piece]) -> str:
-    """One source's line: ``[label] [date ]piece piece…`` (pieces of one speaker joined by ``…``)."""
-    return " ".join(line_parts(label, date, pieces))
 
 
 def legend_line(label: str, ids: Sequence[str], session: str | None, at: datetime | None) -> str:

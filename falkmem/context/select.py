@@ -25,7 +25,7 @@ from datetime import UTC, datetime, tzinfo
 from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..text.tokens import tokenize
-from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, local_day, stamp, triple_text
+from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, local_day, triple_text
 from .sentences import Analysis, Sentence
 from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
@@ -156,7 +156,6 @@ class _State:
     entries: list[Entry]
     by_time: bool
     show_dates: bool
-    full: bool
     legend: bool
     triples: list[Triple] = field(default_factory=list)
     meter: Meter | None = None
@@ -181,7 +180,7 @@ class _State:
         lines: list[str] = []
         labels: list[str] = []
         for n, members in enumerate(blocks, 1):
-            label = "" if self.full else str(n)
+            label = str(n)
             labels.append(label)
             key = (label, *((e.id, frozenset(e.chosen)) for e in members))
             text = self._lines.get(key)
@@ -189,14 +188,10 @@ class _State:
                 first_at = next(
                     (e.at for e in members if e.at is not None and (e.dated or self.by_time)), None
                 )
-                date = (
-                    day(first_at, self.tz)
-                    if self.show_dates and first_at is not None and not self.full
-                    else None
-                )
+                date = day(first_at, self.tz) if self.show_dates and first_at is not None else None
                 shown = local_day(first_at, self.tz) if date is not None and first_at is not None else None
                 pieces = [
-                    Piece(e.analysis, frozenset(e.chosen), e.speaker, _full_suffix(e) if self.full else "",
+                    Piece(e.analysis, frozenset(e.chosen), e.speaker,
                           said=local_day(e.at, self.tz) if e.at is not None and e.said else None, shown=shown)
                     for e in members
                 ]  # fmt: skip
@@ -210,18 +205,13 @@ class _State:
             lines.append(text)
         if self.triples:
             lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
-        if self.legend and blocks and not self.full:
+        if self.legend and blocks:
             lines.append(LEGEND)
             for label, members in zip(labels, blocks, strict=True):
                 first_at = next((e.at for e in members if e.at is not None), None)
                 session = members[0].session if len({e.session for e in members}) == 1 else None
                 lines.append(legend_line(label, [e.id for e in members], session, first_at))
         return Selected(lines=lines, blocks=blocks, labels=labels, triples=list(self.triples))
-
-
-def _full_suffix(e: Entry) -> str:
-    parts = [e.id] + ([e.session] if e.session else []) + ([stamp(e.at)] if e.at is not None else [])
-    return " [" + " · ".join(parts) + "]"
 
 
 def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
@@ -305,17 +295,16 @@ def select(
     *,
     by_time: bool,
     show_dates: bool,
-    full: bool,
     legend: bool,
     connections: bool | None,
-    asked: frozenset[str] | None = frozenset(),
+    asked: frozenset[str] = frozenset(),
     tz: tzinfo = UTC,
 ) -> Selected:
     """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
 
     ``connections``: None lets each triple of a chosen memory compete for tokens like a
     sentence; True adds them after the sentences while they fit; False never renders them.
-    ``asked``: the question's words (a name it holds is no bridge); None: no bridges.
+    ``asked``: the question's words (a name it holds is no bridge).
     ``tz``: the zone of the days the lines show.
 
     A name first met in a chosen sentence that the question does not hold and few other
@@ -328,7 +317,7 @@ def select(
     valleys"); across sessions it is the same thing met again (the trip booked in one session,
     its delay in another). Turns without a session count as one conversation.
     """
-    state = _State(entries, by_time, show_dates, full, legend, meter=meter, tz=tz)
+    state = _State(entries, by_time, show_dates, legend, meter=meter, tz=tz)
     covered: dict[str, int] = {}
     seen: list[Sentence] = []
     seen_texts: set[str] = set()
@@ -427,24 +416,9 @@ def select(
             name_df[n] = name_df.get(n, 0) + 1
     rare = max(2, len(entries) // 5)
     bridges: set[str] = set()
-    # Nothing is chosen, covered or open yet: a group's gain is the sum of its sentences' own
-    # (what ``gain`` and ``estimate`` give here, summed in the same order), each computed once.
-    # Written out, not called: calling them per group costs LongMemEval's ~300 groups 0.2 ms.
-    lexical, repeat = weights.lexical, weights.repeat
-    for idx, e in enumerate(entries):
-        a, static, hot_i, prior, size = e.analysis, e.static, e.hot, e.prior, sizes[idx]
-        own = [
-            static[i] + prior * lexical * query.lexical(a.sentence(i).words, covered, repeat) if i in hot_i else static[i]
-            for i in range(len(a))
-        ]  # fmt: skip
-        head = heads[idx] + line_head[idx]
-        for group in groups[idx]:
-            g = 0.0
-            cost = 0.0
-            for i in group:
-                g += own[i]
-                cost += size[i]
-            push(idx, group, None, g / float(max(cost + head, 1.0) ** power))
+    for idx, group_list in enumerate(groups):
+        for group in group_list:
+            push(idx, group, None, gain(entries[idx], group) / estimate(idx, group))
 
     current = meter.count(state.render().lines)
 
@@ -470,9 +444,11 @@ def select(
                 for w in s.words & query.stems.keys():
                     covered[w] = covered.get(w, 0) + 1
         fresh = {
-            n for i in new for n in e.analysis.names_of(i)
+            n
+            for i in new
+            for n in e.analysis.names_of(i)
             if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
-        } if asked is not None else set()  # fmt: skip
+        }
         if fresh:
             bridges.update(fresh)
             known = frozenset(bridges)

@@ -18,14 +18,13 @@ from typing import NamedTuple
 
 from ..keyword.stem import stem_set
 from ..text.dates import MONTHS, WEEKDAY_NAMES
-from ..text.sentences import split_sentences
-from ..text.tokens import STOPWORDS, tokenize
+from ..text.sentences import split_sentences, title_line
+from ..text.tokens import STOPWORDS, names_in, tokenize
 
-__all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "name_key", "names_in", "one_line"]
+__all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "one_line"]
 
 ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
-_TITLE_MAX_CHARS = 120
 _WS = re.compile(r"\s+")
 _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
 """Heading marks and bullets, found after the line break that opens their line: a pattern
@@ -65,8 +64,6 @@ _DATE_WORDS = frozenset(MONTHS).union(
         "winter",
     ],
 )
-_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w'’-]*[a-z0-9]|[A-Z]{2,}\b)")
-"""A capitalised word that is not a sentence's first (a name), or an acronym."""
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
@@ -83,9 +80,7 @@ class Sentence(NamedTuple):
         text: the sentence on one line (markdown emphasis and bullets dropped).
         words: the Snowball stems of its words, stopwords removed (what query terms match).
         norm: its lower-case word tokens joined by single spaces (what names match).
-        position: its index in the memory (0 = first sentence after the title).
         leans_back: it opens with a word that points at the sentence before ("It", "However"...).
-        opens_list: it ends with a colon: what it announces follows.
         number, date, time, name: it holds a number, a date expression, a time of day, a
             capitalised name that is not its first word.
         digits: its tokens that hold a digit, and its number words (two sentences that differ
@@ -95,9 +90,7 @@ class Sentence(NamedTuple):
     text: str
     words: frozenset[str]
     norm: str
-    position: int
     leans_back: bool
-    opens_list: bool
     number: bool
     date: bool
     time: bool
@@ -110,7 +103,7 @@ def _stems(tokens: Iterable[str]) -> frozenset[str]:
     return stem_set(set(tokens).difference(STOPWORDS))
 
 
-def _sentence(text: str, index: int) -> Sentence:
+def _sentence(text: str) -> Sentence:
     tokens = tokenize(text)
     bag = set(tokens)
     other = frozenset([t for t in bag if not t.isalpha() or t in _COUNTS])  # tokens are alphanumeric
@@ -119,13 +112,11 @@ def _sentence(text: str, index: int) -> Sentence:
         text=text,
         words=_stems(bag),
         norm=" ".join(tokens),
-        position=index,
         leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
-        opens_list=text.endswith(":"),
         number=bool(digits) or not _NUMBER_WORDS.isdisjoint(bag),
         date=not _DATE_WORDS.isdisjoint(bag) or any(len(t) == 4 and t[0] in "12" for t in digits),
         time=(":" in text or "m" in bag or "am" in bag or "pm" in bag) and _TIME.search(text) is not None,
-        name=_NAME.search(text) is not None,
+        name=bool(names_in(text)),
         digits=other,
     )
 
@@ -167,7 +158,7 @@ class Analysis:
         """The features of sentence ``i`` (computed once)."""
         s = self._sentences[i]
         if s is None:
-            s = self._sentences[i] = _sentence(self.texts[i], i)
+            s = self._sentences[i] = _sentence(self.texts[i])
         return s
 
     @property
@@ -186,11 +177,10 @@ class Analysis:
         return self._folded
 
     def names_of(self, i: int) -> frozenset[str]:
-        """The names sentence ``i`` mentions (:func:`names_in`), as :func:`name_key` folds
-        them (computed once)."""
+        """The names sentence ``i`` mentions (:func:`names_in`; computed once)."""
         found = self._sentence_names[i]
         if found is None:
-            found = self._sentence_names[i] = frozenset(map(name_key, names_in(self.texts[i])))
+            found = self._sentence_names[i] = frozenset(names_in(self.texts[i]))
         return found
 
     def _title_tokens(self) -> tuple[str, frozenset[str]]:
@@ -198,7 +188,7 @@ class Analysis:
             tokens = tokenize(self.title or "")
             self._title_names = (
                 " ".join(tokens),
-                frozenset(name_key(t) for t in tokens if t not in STOPWORDS),
+                frozenset(t for t in tokens if t not in STOPWORDS),
             )
         return self._title_names
 
@@ -209,55 +199,18 @@ class Analysis:
 
     @property
     def title_names(self) -> frozenset[str]:
-        """The title's words, lower-cased, stopwords left out, folded by :func:`name_key` (what
-        a bridge name matches)."""
+        """The title's words, lower-cased, stopwords left out (what a bridge name matches)."""
         return self._title_tokens()[1]
 
     @property
     def names(self) -> frozenset[str]:
         """Its capitalised words (lower-cased) that are not a sentence's first word, and the
-        words of its title: the names it mentions, folded by :func:`name_key`."""
+        words of its title: the names it mentions."""
         if self._names is None:
             # one pass over the memory: a sentence's first word follows a line break here
             text = " " + (self.title or "") + "\n" + "\n".join(self.texts)
-            self._names = frozenset(map(name_key, names_in(text)))
+            self._names = frozenset(names_in(text))
         return self._names
-
-
-_CAPITALISED = re.compile(r"[ \t(\"'“‘/-]([A-Z][\w'’-]*[a-z0-9][\w'’-]*|[A-Z]{2,}\b)")
-"""A capitalised word or an acronym with the character before it (a space, bracket, quote, slash
-or hyphen), which no earlier match can hold: a match ends at a word's end, that character is
-not a word's. Opening with the character class, not a look-behind, makes it a C-speed scan."""
-
-
-_DEMONYM = ("ians", "ans", "ian", "ese", "an", "i")
-"""Endings of a people's adjective (Kenyan, Canadians, Chinese, Israeli), longest first."""
-
-
-@functools.lru_cache(maxsize=65536)
-def name_key(name: str) -> str:
-    """A lower-case name with a demonym's ending and then a final vowel folded, so that a
-    country and its people's adjective share one key: "kenya" and "kenyan" are "keny",
-    "china" and "chinese" "chin", "italy" and "italian" "ital", "israel" and "israeli"
-    "israel". What is left keeps at least four letters ("brian", "roman" stay whole). Names
-    that differ only there share a key too ("maria", "mario"): the packer only asks whether two
-    sentences may name the same thing.
-
-    >>> [name_key(n) for n in ("kenya", "kenyan", "chinese", "vardo", "brian")]
-    ['keny', 'keny', 'chin', 'vard', 'brian']
-    """
-    for end in _DEMONYM:
-        if name.endswith(end) and len(name) - len(end) >= 4:
-            name = name[: -len(end)]
-            break
-    if len(name) >= 5 and name[-1] in "aeiouy":
-        name = name[:-1]
-    return name
-
-
-def names_in(text: str) -> list[str]:
-    """The capitalised words of ``text`` after its first word, lower-cased, stopwords left out."""
-    return [w for m in _CAPITALISED.findall(text) if (w := m.lower().rstrip("'’-")) not in STOPWORDS]
 
 
 def _marked(body: str) -> bool:
@@ -284,15 +237,19 @@ def _unmark(body: str) -> str:
     return _EMPHASIS.sub("", body)  # one pass: "_**_" keeps its "__"
 
 
-def _title(first: str, rest: str) -> str | None:
-    """The first line when it reads as a title: short, no sentence end, and followed by at
-    least one sentence of three words or more (else it is a line of the text)."""
-    first = " ".join(first.split())
-    if not first or len(first) > _TITLE_MAX_CHARS or first[-1] in ".!?:;,":
-        return None
-    if len(rest.split(None, 3)) < 3:
-        return None
-    return _unmark(first).strip() or None
+def _title(body: str) -> tuple[str | None, str]:
+    """The title line (:func:`~falkmem.text.sentences.title_line`, one line, markdown dropped)
+    when a sentence of three words or more follows it (else it is a line of the text), and
+    the text after it."""
+    title = title_line(body)
+    rest = body.partition("\n")[2]
+    if (
+        title is None
+        or len(rest.split(None, 3)) < 3
+        or not (title := _unmark(" ".join(title.split())).strip())
+    ):
+        return None, body
+    return title, rest
 
 
 @functools.lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
@@ -313,11 +270,7 @@ def analyse(text: str) -> Analysis:
         >>> a.title, a.texts, a.sentence(1).leans_back
         ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'), True)
     """
-    body = text.strip()
-    first, _, rest = body.partition("\n")
-    title = _title(first, rest)
-    if title is not None:
-        body = rest
+    title, body = _title(text.strip())
     if _marked(body):
         body = _unmark(body)
     texts = tuple(

@@ -1,28 +1,13 @@
 """What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals.
 
-No model runs here. A sentence earns its place by
-
-* **the question's words** it contains (Snowball stems), each weighted by how rare it is among
-  the candidate memories (a word every candidate has says little) and worth less each time the
-  context already holds it (coverage with diminishing returns);
-* **the chain**: it names a bridge entity the graph channel followed to reach a memory, or the
-  title of another candidate (the passage about the band a first passage names), or it opens
-  a memory whose title names one: that is how the sentence that answers the second hop is
-  found though it shares no word with the question. A bridge counts as much as the best-ranked
-  memory the graph reached through it (``1 / (1 + rank / chain_half)``): a name that only led
-  to the fifteenth candidate says little about the first;
-* **the answer's type**: the question asks when / how many / what time / who or where, and the
-  sentence holds a date, a number, a time of day or a name;
-* **the day asked about**: the question names a day or a week ("last Saturday") and the
-  sentence's relative time words, read against when it was said, name a day in it ("... from
-  my cousin today", said that Saturday): see ``pack(window=...)``;
-* **its memory's rank** in the search (a prior, by rank only: the ranking's scale may change;
-  an assistant's turns count half: they restate the user's words) and its **position** (a
-  memory's first sentence usually says what it is about).
-
-Only "hot" sentences are scored on words, chain and type: those that contain a 4-letter prefix
-of a question word or a bridge name (one regex search each); the rest are filler, worth the
-rank prior alone.
+No model runs here. A sentence earns its place by the question's words it holds (stems,
+weighted by how rare they are among the candidates, worth less each time the context holds
+them already); by the chain: it names a bridge entity the graph followed (weighted by the rank
+of the memory it led to), the title of another candidate, or opens a memory whose title names
+one; by the answer's type (a date for "when", a number for "how many"...); by naming the day
+the question asks about; and by its memory's rank and its position. Only "hot" sentences, those
+holding a 4-letter prefix of a question word or a bridge name, are scored on words, chain and
+type; the rest are worth the rank prior alone. docs/context.md explains each signal.
 """
 
 from __future__ import annotations
@@ -58,8 +43,7 @@ _WANTS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 _CHAIN_MIN = 0.1
 """A bridge weighing less (with ``chain_half`` 1: one that led only to memories below the first
-ten) is no chain name: its sentences are not even read as evidence (MuSiQue-200 one question
-more at 300 tokens, 5-10 % less packing time, every other replayed cell the same)."""
+ten) is no chain name: its sentences are not even read as evidence."""
 _PREFIX = 4
 """Letters of a question word a sentence must contain to be scored on words (a superset of
 the stem matches: two words with one Snowball stem share their first four letters)."""

@@ -43,9 +43,6 @@ class TokenCounter(Protocol):
         ...
 
 
-_PIECE = re.compile(r"\w+|[^\w\s]")
-# Inside a word piece: runs of ASCII letters, runs of ASCII digits, anything else one by one.
-_RUN = re.compile(r"[A-Za-z]+|[0-9]+|.", re.DOTALL)
 # What is counted, as one match each: a run of ASCII letters splits into chunks of up to six
 # (``ceil(len / 6)`` matches), a run of ASCII digits into chunks of up to three; in ASCII text
 # every other non-space character is one more match (one pass counts it all).
@@ -70,9 +67,8 @@ class RegexTokenCounter:
       into groups of at most three digits);
     * every other word character (CJK, accented letters, ``_``) counts 1;
     * an ASCII symbol counts 1, a non-ASCII symbol (emoji, typographic marks) counts 2;
-    * a colon that ends a label (``": "``, as in ``"elise: Thanks!"``) counts one more: BPE
-      tokenizers split the short name before it (cl100k: ``el|ise|:``). Measured on packed
-      REALTALK contexts: 32 of 144 were over their budget by cl100k without it, 4 with it.
+    * a colon that ends a label (``": "``, as in ``"ana: Thanks!"``) counts one more: BPE
+      tokenizers split the short name before it (docs/context.md has the measurement).
 
     On English prose this over-counts typical BPE tokenizers (cl100k, o200k, Llama) by a few
     percent, so a context packed to a budget with it fits the model's budget. It is an
@@ -217,8 +213,8 @@ class TiktokenCounter(_LazyCounter):
 
     join_tokens = 1
     """OpenAI's encodings cut text into pieces before BPE; a newline between two lines is its
-    own piece or joins the punctuation before it: a join adds at most one token (measured: 0 or
-    1 on 20,000 pairs of packed lines, cl100k). Line counts are summed."""
+    own piece or joins the punctuation before it: a join adds at most one token (docs/context.md
+    has the measurement). Line counts are summed."""
 
     def __init__(self, encoding: str) -> None:
         super().__init__(f"tiktoken:{encoding}")

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from ..context.pack import ContextItem
 from ..errors import InputError, NotFound
-from ..extraction.keys import canonical_key
 from ..ingest.validate import to_timestamp, valid_unicode
 from ..models import (
     ConsolidateResult,
@@ -24,6 +23,7 @@ from ..models import (
     ReconcileResult,
 )
 from ..storage.cypher import query
+from ..text.keys import canonical_key
 from .classifier import Classifier
 from .consolidate import Candidate, duplicate_pairs, group
 from .forget import erase_ids, forget, selector

@@ -1,13 +1,11 @@
 """Is a capitalised word only capitalised because it opens a sentence? (common English words)
 
-A word at the start of a sentence, of a list item or after a colon is capitalised whatever it
-is: "Sounds great!", "Creating art is fun", "1. **Seven** days". Such a word is taken for a
-name only when it is not a common English word. Common = in the closed classes below
-(question words, interjections, number words...) or a word frequency (Zipf scale, wordfreq's English list) of at least ``COMMON_ZIPF``. Zipf 4.5 is
-about one occurrence in 30,000 words: "great" (5.9), "seven" (5.1), "sounds" (5.0),
-"awesome" (4.9) and "creating" (4.7) are common; "Hillage" (0), "Melanie" (3.5) and
-"Caroline" (4.0) are not. City and first names above it ("Chicago", 4.8) are still found
-when the text also capitalises them mid-sentence, or when the tenant already knows them.
+A word that opens a sentence, a list item or a clause after a colon is capitalised whatever it
+is ("Sounds great!"); it is taken for a name there only when it is not a common English word:
+one of the closed classes below (question words, interjections, number words...) or one whose
+Zipf frequency (wordfreq's English list) is at least ``COMMON_ZIPF``, about once in 30,000
+words. A common name ("Chicago") is still found where the text capitalises it mid-sentence or
+where the tenant already knows it.
 """
 
 from __future__ import annotations

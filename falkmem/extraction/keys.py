@@ -6,11 +6,10 @@ import re
 from functools import lru_cache
 from typing import cast
 
-from ..text.keys import canonical_key  # re-exported: ingest, evolution and benchmarks import it from here
 from .lexicon import words
 from .vocab import PASSIVES, PREDICATES, RELATIONS, Relation
 
-__all__ = ["canonical_key", "lookup_relation", "normalize_relation"]
+__all__ = ["lookup_relation", "normalize_relation"]
 
 _FILLERS = words(
     "the a an also currently now still formerly previously recently directly just already "

@@ -98,12 +98,10 @@ class KnownEntities:
 
     def __init__(self, entities: Iterable[tuple[str, str]] = ()) -> None:
         self._names: dict[str, str] = {}
-        # first token of a key -> the lengths in tokens of the keys it starts, longest first:
-        # what ``find`` tries at a text position holding that token. ``discard`` leaves a
-        # length there (find then looks one n-gram up for nothing), so no count is kept.
+        # first token of a key -> the lengths in tokens of the keys it starts, longest first
+        # (``discard`` leaves a length there: find then looks one n-gram up for nothing)
         self._sizes: dict[str, tuple[int, ...]] = {}
-        # The same for ``find(fold=True)``: keys with their accents taken off ("leonie varady"
-        # for "léonie várady") -> the keys, and the lengths by first folded token.
+        # for ``find(fold=True)``: keys without accents -> the keys, and lengths by folded token
         self._folded: dict[str, str] = {}
         self._folded_sizes: dict[str, tuple[int, ...]] = {}
         for key, name in entities:
@@ -204,11 +202,7 @@ class KnownEntities:
                     continue  # a bare number ("3") is a list item or an amount, not a name
                 if (_plain(cand) and not _named(text, starts[i : i + size], words[i : i + size])
                         and not _quoted(text, starts[i], ends[i + size - 1])):  # fmt: skip
-                    # "orange" is not the album "Orange", "Listen ..." opening a sentence is not
-                    # the heading "A Week to Listen", "i think" is not a quoted "I think":
-                    # words that are all common English count as a name only where the text
-                    # capitalises them inside a sentence, or quotes them ("kitchen Door")
-                    continue
+                    continue  # all common English: a name only capitalised inside a sentence, or quoted
                 out.append(KnownMatch(cand, name, i, i + size, starts[i], ends[i + size - 1]))
                 free = i + size
                 break

@@ -25,7 +25,7 @@ NOT_NAMES = (
 # English contractions, apostrophe dropped: "I’m", "Theres", "Youll" are never names, with or
 # without the apostrophe (chat writes both; a key keeps no apostrophe), and never known entities.
 CONTRACTIONS = words(
-    "im ive ill id youre youve youll youd hes shes its weve theyre theyve theyll theyd "
+    "im ive ill id youre youve youll youd hes shes weve theyre theyve theyll theyd "
     "thats theres whats whos wheres hows lets dont doesnt didnt cant couldnt wont wouldnt "
     "shouldnt isnt arent wasnt werent havent hasnt hadnt aint mustnt neednt yall"
 )
@@ -37,13 +37,13 @@ def is_contraction(word: str) -> bool:
     return not word.isupper() and APOSTROPHES.sub("", word).casefold() in CONTRACTIONS
 
 
-# Function words dropped from the front of a capitalised run wherever it is.
+# Function words dropped from the front of a capitalised run wherever it is (looked up without
+# what follows an apostrophe: "That's" is "that").
 LEADING_STOP = words(
     "the a an this that these those my our your his her their its we you they he she it "
     "what which who whom whose when where why how if but and or so because since while "
     "although though as at in on for from with without by to of about into over under no "
-    "not yes yeah ok okay hi hello hey dear thanks thank please per via there here let's "
-    "lets don't can't won't didn't doesn't isn't aren't wasn't"
+    "not yes yeah ok okay hi hello hey dear thanks thank please per via there here lets"
 )
 # Words that are capitalised only because they start a sentence: dropped from the front of
 # a run that starts the sentence (imperatives, adverbs, auxiliaries...).
@@ -105,7 +105,6 @@ PREFIX_TYPES: dict[str, EntityType] = {
     "program": "project",
     "programme": "project",
     "initiative": "project",
-    "team": "team",
     "mount": "place",
     "lake": "place",
     "river": "place",

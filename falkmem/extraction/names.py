@@ -88,11 +88,9 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
     first_word = words[0] if words else None
     capitalised = [_capitalised(t) for t in texts]
     n = len(words)
-    # An initial opens the name after it ("T. S. Brannock", "George H. W. Bush", "A. R. Dastani"):
-    # a capital letter, a full stop, a space, then another initial or a capitalised word that
-    # opens no sentence ("He got a B. Then ...") and is no common word ending the name there
-    # ("... until the end of World War I. Raised in Glimmerton"); "I", "V", "X" after a
-    # capitalised word are numerals ("Henry V. He ...", "Malcolm X.").
+    # An initial opens the name after it ("T. S. Brannock"): a capital, a full stop, a space,
+    # then another initial or a capitalised word that opens no sentence ("He got a B. Then") and
+    # is no common word ending the name; "I", "V", "X" after a capitalised word are numerals.
 
     def spaced(a: int) -> bool:  # the next word follows on the same line, after spaces only
         gap = sentence[words[a].end() : words[a + 1].start()]

@@ -8,8 +8,7 @@ from collections.abc import Iterator, Sequence
 
 from ..errors import InputError
 from ..text.keys import canonical_key
-from ..text.sentences import split_sentences
-from .head import title_line
+from ..text.sentences import split_sentences, title_line
 from .keys import lookup_relation
 from .known import KnownEntities
 from .lexicon import ROLE_COPULA
@@ -32,8 +31,7 @@ _IS_A = re.compile(
     r"(?:is|was|are|were)\s+(?:(?:also|originally)\s+)?(?:an?|the|one of the)\s+",
     re.IGNORECASE,
 )
-"""What follows the subject of a sentence that says what it is ("Glasbrücke ("The Glass Bridge") is a",
-"The Mayor of Elm Row, also known as The Mayor, is a")."""
+"""What follows the subject of a sentence that says what it is ("X (...) is a", "X, also known as Y, is a")."""
 _QUOTES_BEFORE = " \t\"'\u201c\u2018"
 """What may stand before the name that opens a sentence (white space, opening quotes)."""
 _WORK = re.compile(rf"\b(?:{WORKS})\b", re.IGNORECASE)
@@ -243,13 +241,10 @@ _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)$")
 
 
 def title_entity(title: str) -> EntityMention | None:
-    """The entity a titled memory is about: its whole title, a trailing parenthesis dropped
-    ("How I Lost My Umbrella"; "Iron Meadow" for "Iron Meadow (1971 film)"), when the title reads as
-    a name (it opens with a capital letter or a digit and holds a letter); else None.
-
-    The names found inside a title are not always the title: "How I Lost My Umbrella" gives
-    "Lost My Umbrella", "Glimmerton 2" gives "Glimmerton", "My Quiet Harbour" gives "Quiet Harbour". A question
-    names the whole title, and the graph follows a named entity to the memories about it.
+    """The entity a titled memory is about: its whole title, a trailing parenthesis dropped, when
+    the title reads as a name (it opens with a capital letter or a digit and holds a letter); else
+    None. The names found inside a title are not always the title ("How I Lost My Umbrella" gives
+    "Lost My Umbrella"), and a question names the whole title.
 
     Example:
         >>> title_entity("Iron Meadow (1971 film)").key
@@ -269,8 +264,7 @@ def title_entity(title: str) -> EntityMention | None:
 
 
 def whole_title(text: str) -> EntityMention | None:
-    """The whole-title entity of a memory's text (:func:`title_entity` of its title line), or
-    None: what the extractor adds for a memory without a speaker, and migration 15 for older ones."""
+    """The whole-title entity of a memory's text (:func:`title_entity` of its title line), or None."""
     title = title_line(text)
     return title_entity(title) if title is not None else None
 
@@ -325,11 +319,8 @@ def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[
 
 def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     """The whole title where a sentence of a titled memory opens with it ("Night Train to Dover is
-    a 1952 film directed by ...", "The Parable of ... is a painting by ..."): the subject of what
-    the sentence says, where the capitalised runs would only give "Night Train" and "Dover". Not
-    on the title line itself: the memory is about its whole title anyway (``whole_title``), and
-    the names inside the title stay what it is about too ("Anselm Brandt" of "Anselm Brandt the
-    Younger", the bridge from a passage that names him so)."""
+    a 1952 film ..."), where the capitalised runs would only give "Night Train" and "Dover". Not on
+    the title line itself, whose inner names stay found (``whole_title`` adds the title)."""
     start = len(sentence) - len(sentence.lstrip(_QUOTES_BEFORE))
     if sentence[start : start + 4] == "The " and not topic.name.startswith("The "):
         start += 4

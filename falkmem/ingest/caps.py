@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..evolution.keys import normalise_key
-from ..extraction.keys import canonical_key
+from ..text.keys import canonical_key
 
 if TYPE_CHECKING:
     from .validate import Prepared

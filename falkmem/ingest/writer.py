@@ -13,7 +13,7 @@ from ..embedding.base import Embedder, embed_checked
 from ..errors import DimensionMismatch, InputError
 from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, rounds
 from ..extraction.head import head_text, in_head
-from ..extraction.keys import canonical_key, normalize_relation
+from ..extraction.keys import normalize_relation
 from ..extraction.known import KnownEntities
 from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
 from ..keyword.stem import stem_bag
@@ -21,6 +21,7 @@ from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query
 from ..storage.executor import ConstraintViolation, Executor
 from ..storage.params import VectorParam
+from ..text.keys import canonical_key
 from . import caps
 from .aggregate import EVIDENCE_KEEP, EVIDENCE_SEP, EVIDENCE_SPILL_AT, batch_params, chains
 from .validate import Prepared

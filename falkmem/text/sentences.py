@@ -1,4 +1,4 @@
-"""Sentence splitting: the one rule-based cutter of the extractor, ranking and the packer.
+"""Sentence splitting and title lines: the one rule-based cutter of the extractor, ranking and the packer.
 
 Rule-based (a regex with guards for abbreviations, initials and list numbers) because it runs
 at write time on every memory and at query time on memories of any length.
@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ABBREVIATIONS", "is_abbreviation", "split_sentences"]
+__all__ = [
+    "ABBREVIATIONS",
+    "TITLE_MAX_CHARS",
+    "TITLE_MAX_WORDS",
+    "is_abbreviation",
+    "split_sentences",
+    "title_line",
+]
 
 ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof st inc ltd co corp jr sr vs etc e.g i.e cf approx dept est univ no nos fig
@@ -28,6 +35,13 @@ _END = re.compile(r"[.!?…\n](?:(?<=\n)\s*|([\"'”’)\]]*)[ \t]+)")
 _CLAUSE_END = re.compile(r"[.!?\n;](?:(?<=[\n;])\s*|[\"'”’)\]]*\s+)")
 _CLAUSE_OPENS = "\"'“("
 """What may open a clause besides a capital or a digit."""
+TITLE_MAX_CHARS = 100
+"""A first line longer than this is not a title."""
+TITLE_MAX_WORDS = 12
+"""A first line of more words than this is not a title."""
+_NON_SPACE = re.compile(r"\S")
+_DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?")
+"""An acronym written with full stops ("N.A.S.A", the last one left off)."""
 
 
 def is_abbreviation(word: str) -> bool:
@@ -117,3 +131,28 @@ def _ends_clause(text: str, start: int, end: int, after: int) -> bool:
         return True
     last = text[start:end].rsplit(None, 1)
     return not is_abbreviation(last[-1].rstrip(".").casefold() if last else "")
+
+
+def title_line(text: str) -> str | None:
+    """The text's title: a short first line followed by more text, stripped; or None.
+
+    A first line is a title when it is at most ``TITLE_MAX_CHARS`` characters and
+    ``TITLE_MAX_WORDS`` words and does not end like a sentence or an opener (``!?:;,``, or a
+    ``.`` that does not end an abbreviation, an initial or a dotted acronym: "Martin Luther King
+    Jr." is a title). The extractor's memory heads and whole-title entities and the packer's
+    ``Title:`` read it.
+
+    Example:
+        >>> title_line("Brannock Falls\\nBrannock Falls is a waterfall."), title_line("Thanks!\\nI also went.")
+        ('Brannock Falls', None)
+    """
+    nl = text.find("\n", 0, TITLE_MAX_CHARS + 1)
+    if nl <= 0 or _NON_SPACE.search(text, nl + 1) is None:
+        return None
+    line = text[:nl].strip()
+    if not line or len(line.split()) > TITLE_MAX_WORDS or line[-1] in "!?:;,":
+        return None
+    last = line.rsplit(None, 1)[-1][:-1]
+    if line[-1] == "." and not (is_abbreviation(last.casefold()) or _DOTTED.fullmatch(last)):
+        return None
+    return line

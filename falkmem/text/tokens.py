@@ -9,7 +9,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["STOPWORDS", "tokenize"]
+__all__ = ["STOPWORDS", "names_in", "tokenize"]
 
 # A token is a letter or digit followed by letters, digits and combining marks (Devanagari
 # vowel signs, the dot of a case-folded "İ"): marks belong to the word they follow. Everything
@@ -65,6 +65,23 @@ def tokenize(text: str) -> list[str]:
     if not any(unicodedata.category(ch)[0] == "M" for ch in set(folded) if not ch.isascii()):
         return _ALNUM_TOKEN.findall(folded)  # no combining mark: letters and digits only
     return _unicode_token().findall(folded)
+
+
+_CAPITALISED = re.compile(r"[ \t(\"'“‘/-]([A-Z][\w'’-]*[a-z0-9][\w'’-]*|[A-Z]{2,}\b)")
+"""A capitalised word or an acronym with the character before it (a space, bracket, quote, slash
+or hyphen), which no earlier match can hold: a match ends at a word's end, that character is
+not a word's. Opening with the character class, not a look-behind, makes it a C-speed scan."""
+
+
+def names_in(text: str) -> list[str]:
+    """The capitalised words and acronyms of ``text`` after its first word, lower-cased,
+    stopwords left out: the names it mentions (capitals opening the text are forced).
+
+    Example:
+        >>> names_in("Ana met the CTO of Atlas in (New) York.")
+        ['cto', 'atlas', 'new', 'york']
+    """
+    return [w for m in _CAPITALISED.findall(text) if (w := m.lower().rstrip("'’-")) not in STOPWORDS]
 
 
 @functools.cache

@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from falkmem.config import PackingConfig as Weights
-from falkmem.context import ContextItem, RegexTokenCounter, pack, refers_back, sentences
+from falkmem.context import ContextItem, RegexTokenCounter, pack, refers_back
 from falkmem.context.sentences import analyse
 from falkmem.context.signals import asks_for, chain_names
-from falkmem.context.tokens import _PIECE, _RUN
 from falkmem.errors import InputError
 from falkmem.routing.who import asks_the_assistant
 
@@ -61,14 +60,11 @@ def test_lines_carry_short_labels_and_sources_the_full_provenance() -> None:
     assert out.tokens == COUNTER.count(out.text) <= 200 and not out.chronological
 
 
-def test_provenance_costs_a_few_tokens_not_a_third_of_the_budget() -> None:
+def test_provenance_costs_a_few_tokens() -> None:
     long_id = "0f3a9c2e4b5d6e7f8a9b0c1d2e3f4a5b"
     items = [item(long_id, "The Lisbon flight TP 1234 lands at 11:40.", 1.0, session="s-booking", at=T0)]
     labels = pack("when does the flight land", items, budget_tokens=100, counter=COUNTER)
-    full = pack("when does the flight land", items, budget_tokens=100, counter=COUNTER, provenance="full")
-    assert full.text.endswith(f"[{long_id} · s-booking · 2026-03-01 09:30]")
     assert labels.tokens <= COUNTER.count("The Lisbon flight TP 1234 lands at 11:40.") + 3
-    assert full.tokens - labels.tokens >= 20
 
 
 def test_dates_only_when_they_tell_memories_apart() -> None:
@@ -93,8 +89,6 @@ def test_turns_of_one_session_share_a_line_and_a_label() -> None:
     first = out.text.splitlines()[0]
     assert first == "[1] 1 Mar 2026 user: I booked TP 1234 to Lisbon. assistant: Great! Your code is QX7RTP."
     assert out.sources[0].ids == ("u1", "a1") and out.sources[0].session == "s1"
-    apart = pack("Lisbon booking code", items, budget_tokens=200, counter=COUNTER, merge_sessions=False)
-    assert len(apart.sources) == 3
 
 
 def test_a_speaker_prefix_in_the_text_is_not_repeated() -> None:
@@ -111,14 +105,11 @@ def test_legend_when_asked_and_within_the_budget() -> None:
     assert tight.tokens <= 22 and "Sources:" in tight.text and len(tight.sources) == 1
 
 
-def test_budget_and_provenance_must_be_valid() -> None:
+def test_budget_must_be_valid() -> None:
     for bad in (0, -5):
         with pytest.raises(InputError) as err:
             pack("q", [], budget_tokens=bad, counter=COUNTER)
         assert err.value.field == "budget_tokens"
-    with pytest.raises(InputError) as err:
-        pack("q", [], budget_tokens=10, counter=COUNTER, provenance="ids")  # type: ignore[arg-type]
-    assert err.value.field == "provenance"
 
 
 def test_tiny_budget_gives_empty_text() -> None:
@@ -231,8 +222,7 @@ def test_a_fact_restated_with_other_numbers_is_an_update_not_a_repeat() -> None:
 
 def test_the_second_hop_is_found_through_the_bridge_entity() -> None:
     # The question names Helios; the answer (Marcus Webb) is in a memory reached through the
-    # bridge "Priya Chandran" and shares no word with the question: without the chain signal a
-    # better-ranked memory that is just as unrelated takes its place.
+    # bridge "Priya Chandran" and shares no word with the question.
     items = [
         item("h1", "Priya Chandran leads the team that built Project Helios.", 1.0),
         item("d1", "The cafeteria menu changed on Monday.", 0.9),
@@ -243,8 +233,6 @@ def test_the_second_hop_is_found_through_the_bridge_entity() -> None:
     budget = COUNTER.count("[1] Priya Chandran leads the team that built Project Helios.") + 12
     out = pack(q, items, budget_tokens=budget, counter=COUNTER)
     assert "Marcus Webb" in out.text, out.text
-    without = pack(q, items, budget_tokens=budget, counter=COUNTER, chain=False)
-    assert "Marcus Webb" not in without.text, without.text
 
 
 def test_a_bridge_counts_as_much_as_the_memory_it_led_to() -> None:
@@ -455,6 +443,12 @@ def test_additive_fast_path_matches_exact_path() -> None:
         fast = pack("helios budget", items, budget_tokens=budget, counter=COUNTER)
         exact = pack("helios budget", items, budget_tokens=budget, counter=Recount())
         assert fast == exact
+
+
+_PIECE = re.compile(r"\w+|[^\w\s]")
+_RUN = re.compile(r"[A-Za-z]+|[0-9]+|.", re.DOTALL)
+"""The counter's definition: words and symbols, and inside a word runs of ASCII letters, runs of
+ASCII digits, anything else one by one."""
 
 
 def _slow_count(text: str) -> int:
@@ -695,38 +689,3 @@ def test_the_answer_type_is_read_from_the_first_interrogative_not_a_relative_cla
     query: str, wants: set[str]
 ) -> None:
     assert asks_for(query) == wants
-
-
-BUYENDE_Q = "Who is the current opposition leader in the country where Buyende is located?"
-BUYENDE = [
-    ContextItem("j", "Leader of the Opposition (Jamaica)\nThe current holder of the post of Leader of the Opposition "
-                     "is Peter Phillips, who succeeded Portia Simpson Miller.", 1.0),
-    ContextItem("b", "Buyende\nBuyende is a town in the Eastern Region of Uganda. It is the main municipal centre of "
-                     "Buyende District.", 0.9),
-    ContextItem("u", "Leader of Opposition (Uganda)\nThe Leader of Opposition in Uganda is the title of the elected "
-                     "leader of the largest party not in government. The post's holder appoints a Shadow Cabinet. The "
-                     "current holder and first Ugandan female to hold the position is Winnie Kiiza. The Opposition in "
-                     "Uganda is made up of several parties.", 0.8),
-    ContextItem("k", "Kenya\nThe Leader of the Opposition in Kenya is Raila Odinga, who heads the largest party "
-                     "outside government.", 0.7),
-    ContextItem("s", "Party leaders of the United States Senate\nThe current leaders are Mitch McConnell and Chuck "
-                     "Schumer.", 0.6),
-]  # fmt: skip
-
-
-def test_a_bridge_is_met_again_in_its_peoples_adjective(monkeypatch: pytest.MonkeyPatch) -> None:
-    # "Uganda", met in the chosen Buyende sentence, is the bridge; the answer says "Ugandan"
-    # (MuSiQue-100's 2hop__816536_68183): the name key makes it the same name
-    for budget in range(130, 200, 10):
-        assert "Winnie Kiiza" in pack(BUYENDE_Q, BUYENDE, budget_tokens=budget, counter=COUNTER).text, budget
-    sentences.analyse.cache_clear()
-    monkeypatch.setattr(sentences, "name_key", lambda name: name)  # no fold: "ugandan" is another name
-    try:
-        missed = [
-            b
-            for b in (130, 150, 160)
-            if "Kiiza" not in pack(BUYENDE_Q, BUYENDE, budget_tokens=b, counter=COUNTER).text
-        ]
-        assert missed == [130, 150, 160]
-    finally:
-        sentences.analyse.cache_clear()  # the analyses made without the fold must not outlive it

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from falkmem.extraction.head import head_text, in_head, title_line
+from falkmem.extraction.head import head_text, in_head
 from falkmem.extraction.rules import RuleExtractor, title_entity
 from falkmem.extraction.types import EntityMention
+from falkmem.text.sentences import title_line
 
 
 @pytest.mark.parametrize(

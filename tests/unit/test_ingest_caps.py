@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from falkmem.errors import InputError
-from falkmem.extraction.keys import canonical_key
 from falkmem.ingest import caps
 from falkmem.ingest.validate import prepare
 from falkmem.settings import Settings
+from falkmem.text.keys import canonical_key
 
 
 def _row(**kw: Any) -> dict[str, Any]:
