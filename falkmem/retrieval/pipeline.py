@@ -19,8 +19,7 @@ from ..embedding.base import embed_checked
 from ..errors import InputError
 from ..evolution.recency import recency_weighted
 from ..models import Hit, StageInfo
-from ..ranking.candidate import Candidate
-from ..ranking.fusion import Fused, fuse, reliabilities
+from ..ranking.fusion import Candidate, Fused, fuse, reliabilities
 from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
 from ..ranking.relevance import evidence, relevance
 from ..ranking.rerank import NoReranker, RerankOutcome, rerank
