@@ -1,8 +1,8 @@
 """One search as a list of named stages (``config.STAGES``): route, the channels that propose
-candidates (keyword, vector, graph), fusion, the adjustments that add score deltas (speaker,
-role, asks, impersonal, time, order), the links channel, rerank. Each stage reads its
-own config from ``Settings``, can be switched off by name (``Settings.off``) and reports what it
-did (``Retrieval.stages``: ``explain()``). The channels do the I/O; this module orders them.
+candidates (keyword, vector, graph), fusion, the adjustments (speaker, role, asks, impersonal,
+time, order), the links channel, rerank. Each reads its config from ``Settings``, can be switched
+off by name (``Settings.off``) and reports what it did (``explain().stages``). The channels do
+the I/O; this module orders them.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..config import ADJUSTMENTS, STAGES, RouterConfig
+from ..config import ADJUSTMENTS, STAGES, LeanConfig, RouterConfig
 from ..embedding.base import embed_checked
 from ..errors import InputError
 from ..evolution.recency import recency_weighted
 from ..models import Hit, StageInfo
-from ..ranking.fusion import Candidate, Fused, fuse, reliabilities
+from ..ranking.fusion import Candidate, Fused, fuse, reliabilities, sort_key
 from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
 from ..ranking.relevance import evidence, relevance
 from ..ranking.rerank import NoReranker, RerankOutcome, rerank
@@ -33,7 +33,7 @@ from .filters import Filters
 from .graph import Walk, expand, seed_weights
 from .keyword import keyword_search
 from .links import link_search
-from .vector import fetch_size, vector_search
+from .vector import vector_search
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -48,13 +48,13 @@ a clear first hit leads to its neighbours, a first among equals barely."""
 WHOLE_ROWS = 2
 """The vector and keyword channels return every property of their first ``WHOLE_ROWS * k``
 candidates only (the rest as ``{id, valid_at, speaker, session_id}``); the few winners ranked
-further down are fetched by id (1-2 of 100 MuSiQue-100 searches)."""
+further down are fetched by id."""
 SAME_RANKING_K = 10
 """Every ``k`` up to this ranks the same list (a search for 3 hits returns the first 3 of a
 search for 10): below it the channels are still sized for it."""
 
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
-"""Channels that do not need the query embedding (keyword) or wait on the server run here."""
+"""The keyword and graph channels run here, beside the embedding and the vector query."""
 
 
 @dataclass
@@ -64,7 +64,7 @@ class Retrieval:
     plan: Plan
     channels: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     fused: list[Fused] = field(default_factory=list)
-    """The final ranking before rerank (fusion, adjustments and links applied)."""
+    """The ranking before rerank (fusion, adjustments and links applied)."""
     reranked: list[Fused] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     reranker: str = "none"
@@ -101,14 +101,12 @@ class _Run:
     graph: str
     text: str
     k: int
-    route: RouteArg
     wanted: frozenset[str]
     as_of: float | None
     filters: Filters | None
     trace: bool
     out: Retrieval
-    tz: tzinfo = UTC
-    dimension: int = 0
+    dimension: int
     qvec: VectorParam | None = None
     vec: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     lists: dict[str, list[Candidate]] = field(default_factory=dict)
@@ -124,19 +122,17 @@ class _Run:
         return self.engine.store.executor
 
     def __post_init__(self) -> None:
-        # Read once per search: the reranker, the channels' sizes (keyword and vector read them).
         self.outcome = self.engine.reranker()
         self.reranking = (
             self.s.on("rerank")
             and self.s.rerank_top_n > 0
             and not isinstance(self.outcome.reranker, NoReranker)
         )
-        sized = max(self.k, SAME_RANKING_K)  # what the channels are sized for (see SAME_RANKING_K)
-        self.sized = sized
-        self.fetch_k = fetch_size(
-            self.k, minimum=self.s.vector.overfetch_min, factor=self.s.vector.overfetch_factor
-        )
-        self.full = max(WHOLE_ROWS * sized, self.s.rerank_top_n if self.reranking else 0)
+        self.sized = max(self.k, SAME_RANKING_K)
+        # HNSW runs with ef = max(efRuntime, k): asking for k=10 alone missed whole top-10s at
+        # 100k vectors; fetching 50 or more and cutting brought recall@10 to 0.99.
+        self.fetch_k = max(self.s.vector.overfetch_min, self.s.vector.overfetch_factor * self.k)
+        self.full = max(WHOLE_ROWS * self.sized, self.s.rerank_top_n if self.reranking else 0)
 
     def keep(self, row: dict[str, Any]) -> None:
         """Remember a candidate's row; a whole row replaces an ``{id, valid_at}`` one."""
@@ -233,21 +229,8 @@ def _start(
     when = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
     plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=when)
     out = Retrieval(plan=plan, question=question_leanings(plan, text, tz))
-    run = _Run(
-        engine,
-        s,
-        engine.store.graph(tenant_id),
-        text,
-        k,
-        route,
-        wanted,
-        as_of,
-        filters,
-        trace,
-        out,
-        tz,
-        meta.dimension,
-    )
+    graph = engine.store.graph(tenant_id)
+    run = _Run(engine, s, graph, text, k, wanted, as_of, filters, trace, out, meta.dimension)
     run.report("route", "route", t, note=plan.rule)
     return run
 
@@ -395,13 +378,9 @@ def _fuse(run: _Run) -> None:
 def _adjust(run: _Run) -> None:
     """The adjustments: each adds its delta to the candidates it concerns, then one re-sort."""
     t, s, out = time.perf_counter(), run.s, run.out
-    cfg = s.lean.model_copy(
-        update={n: 0.0 for n in ADJUSTMENTS if not s.on(n)}
-        | ({"time_explicit": 0.0} if not s.on("time") else {})
-    )
     assert out.question is not None
     trace: dict[str, dict[str, float]] = {}
-    out.fused = lean(out.fused, out.rows, out.question, cfg, roles=ROLES, trace=trace)
+    out.fused = lean(out.fused, out.rows, out.question, _leanings(s), roles=ROLES, trace=trace)
     ms = _ms(t)
     for name in ADJUSTMENTS:
         moved = {i: d[name] for i, d in trace.items() if name in d}
@@ -411,6 +390,14 @@ def _adjust(run: _Run) -> None:
     out.timings_ms["adjust"] = ms
     if run.trace:
         out.leaned = trace
+
+
+def _leanings(s: Settings) -> LeanConfig:
+    """``Settings.lean`` with the adjustments switched off by name (``Settings.off``) at 0."""
+    off = {n: 0.0 for n in ADJUSTMENTS if not s.on(n)}
+    if not s.on("time"):
+        off["time_explicit"] = 0.0
+    return s.lean.model_copy(update=off)
 
 
 def _links(run: _Run) -> None:
@@ -468,7 +455,7 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
     ]
     if new:
         assert out.question is not None
-        cfg = run.s.lean.model_copy(update={"order": 0.0} | {n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
+        cfg = _leanings(run.s).model_copy(update={"order": 0.0})
         new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
     merged = [
@@ -483,7 +470,7 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
         else f
         for f in out.fused
     ] + new
-    return sorted(merged, key=lambda f: (-f.score, f.best_rank, f.id))
+    return sorted(merged, key=sort_key)
 
 
 def link_seeds(
@@ -494,12 +481,10 @@ def link_seeds(
     hybrid: bool,
     graph_weight: float = 0.0,
 ) -> list[tuple[str, float]]:
-    """The first ``n`` memories by what the vector and keyword evidence and the adjustments say
-    (the graph channel's share, ``graph_weight`` times its score, left out: the links reach the
-    neighbours of what the question's own words find, the graph reaches further on its own), with
-    how far each stands above the field (the score at :data:`LINKS_REFERENCE_RANK`), when the
-    links channel can reach anything from them: one of them is a turn of a session (NEXT), or
-    the route is hybrid (shared identifiers)."""
+    """The first ``n`` memories by their score without the graph channel's share (the links reach
+    the neighbours of what the question's own words find; the graph reaches further on its own),
+    with how far each stands above the score at :data:`LINKS_REFERENCE_RANK`; none unless one is
+    a turn of a session (NEXT) or the route is hybrid (shared identifiers)."""
     if not ranked:
         return []
     own = sorted(
@@ -523,20 +508,15 @@ def _fill(run: _Run, ids: Sequence[str]) -> None:
 
 def _rerank(run: _Run) -> None:
     """The cross-encoder over the ranking's head (when one is configured), then recency."""
-    t, s, out = time.perf_counter(), run.s, run.out
-    outcome, on = run.outcome, run.reranking
+    t, s, out, outcome = time.perf_counter(), run.s, run.out, run.outcome
     out.reranker, out.reranker_note = outcome.reranker.name, outcome.note
-    if on:
-        _fill(run, [f.id for f in out.fused[: s.rerank_top_n]])
-    texts = {
-        f.id: str(out.rows[f.id]["text"] or "")
-        for f in out.fused[: s.rerank_top_n]
-        if is_whole(out.rows[f.id])
-    }
-    out.reranked = rerank(
-        run.text, out.fused, texts, outcome.reranker if on else NoReranker(), top_n=s.rerank_top_n
-    )
-    run.report("rerank", "rerank", t, ran=on, note=outcome.note or outcome.reranker.name)
+    out.reranked = list(out.fused)
+    if run.reranking:
+        head = out.fused[: s.rerank_top_n]
+        _fill(run, [f.id for f in head])
+        texts = {f.id: str(out.rows[f.id]["text"] or "") for f in head if is_whole(out.rows[f.id])}
+        out.reranked = rerank(run.text, out.fused, texts, outcome.reranker, top_n=s.rerank_top_n)
+    run.report("rerank", "rerank", t, ran=run.reranking, note=outcome.note or outcome.reranker.name)
     if s.recency_weight > 0 and s.on("recency"):  # off by default
         out.reranked = recency_weighted(
             out.reranked,
