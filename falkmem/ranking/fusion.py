@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ..errors import ConfigError, InputError
 
-__all__ = ["DEFAULT_RRF_K", "Candidate", "Fused", "fuse", "fuse_scores", "reliabilities", "rrf", "sort_key"]
+__all__ = ["DEFAULT_RRF_K", "Candidate", "Fused", "fuse_scores", "reliabilities", "rrf", "sort_key"]
 
 DEFAULT_RRF_K = 60
 """The RRF constant ``k`` in ``1 / (k + rank)`` (Cormack et al., SIGIR 2009; Elasticsearch's
@@ -160,21 +160,6 @@ def fuse_scores(
             unit = unit if unit > 0 and math.isfinite(unit) else 1.0
             contribution[name] = {i: max(h.score, 0.0) / unit for i, h in hits.items()}
     return _fuse(best, {**checked, "vector": 1.0}, contribution)
-
-
-def fuse(
-    channels: Mapping[str, Sequence[Candidate]],
-    *,
-    method: str = "score",
-    similarity: Mapping[str, float] | None = None,
-    weights: Mapping[str, float] | None = None,
-    units: Mapping[str, float] | None = None,
-    rrf_k: int = DEFAULT_RRF_K,
-) -> list[Fused]:
-    """The fusion stage: :func:`fuse_scores` (``method="score"``) or :func:`rrf`."""
-    if method == "rrf":
-        return rrf(channels, k=rrf_k, weights=weights)
-    return fuse_scores(channels, similarity=similarity, weights=weights, units=units)
 
 
 def standout(hits: Sequence[Candidate], *, reference: int = 10) -> float:

@@ -1,21 +1,8 @@
-"""What a question leans on besides its words, added to (or taken from) a candidate's fused score
-on the fusion's scale (a cosine similarity: ~0.1 is a clear step between two memories); none
-removes a memory. Each is a stage (``config.STAGES``), weighed by ``Settings.lean``; the measured
-reasons are in docs/decisions/0003-conversation-leanings.md.
-
-- **speaker**: + the turns of a speaker the question names ("What sports does Tamsin play?");
-- **role**: in a user/assistant chat, + the ``assistant``'s turns when the question asks what it
-  said ("you suggested"), else the ``user``'s (``routing/who.py::answer_role``);
-- **asks**: - a memory that only asks ("What kind of boats do you like?"): it states nothing;
-- **impersonal**: - a turn of a chat between people that says nothing of its speaker (no "I",
-  "my", "we"); a user's and an assistant's turns, and memories other than ``episode``, are left
-  alone (a user states facts without "I");
-- **time**: + the memories in the window of the time the question names (a day before to two
-  after: people tell of a day afterwards, and time zones shift a date), more for a written-out
-  date than for a relative one;
-- **order**: "the latest", "currently" lean to newer memories, "first", "originally" to older ones,
-  among the first candidates only and only when their times span a day or more (memories written
-  in one sitting without times of their own are in no order).
+"""What a question leans on besides its words: who it is about, when, the latest or the earliest
+state, and what the memories only ask (the adjustments of ``config.STAGES``). Each adds to (or
+takes from) a candidate's fused score, on the fusion's scale (a cosine similarity: ~0.1 is a clear
+step between two memories); none removes a memory. Weights: ``Settings.lean``; the measurements
+behind them: docs/decisions/0003-conversation-leanings.md.
 """
 
 from __future__ import annotations
@@ -68,14 +55,8 @@ class QuestionLeanings:
 
 def asks_only(text: str) -> bool:
     """Whether a memory only asks: it ends with a question and every sentence is a question or a
-    short interjection ("Hey Zarek! How was the match?"); a leading ``Name:`` is ignored.
-
-    Example:
-        >>> asks_only("Tamsin: What kind of boats do you like?")
-        True
-        >>> asks_only("I adopted a cat last week. Do you have pets?")
-        False
-    """
+    short interjection ("Hey Zarek! How was the match?"; not "I adopted a cat. Do you have
+    pets?"); a leading ``Name:`` is ignored."""
     if not text.rstrip().endswith("?"):
         return False
     return _asks(text)
@@ -105,14 +86,7 @@ def _asks(text: str) -> bool:
 @_short_memo
 def speaks_of_self(text: str) -> bool:
     """Whether a turn says something of its speaker: a word of the first person ("I", "my",
-    "we", "our", "let's"; ``routing/who.py::in_first_person``) after a leading ``Name:``.
-
-    Example:
-        >>> speaks_of_self("Zarek: I've been playing chess for years")
-        True
-        >>> speaks_of_self("Dagny: That sounds amazing Zarek!")
-        False
-    """
+    "we", "our", "let's"; ``routing/who.py::in_first_person``) after a leading ``Name:``."""
     return in_first_person(_SPEAKER_PREFIX.sub("", text, count=1))
 
 
@@ -143,23 +117,15 @@ def _skeleton(name: str) -> str:
 
 
 def said_form(text: str) -> str:
-    """``QuestionLeanings.said`` of a question: its canonical tokens, space before and after each.
-
-    Example:
-        >>> said_form("Do Halvard and Zarek both like to sail?")
-        ' do halvard and zarek both like to sail '
-    """
+    """``QuestionLeanings.said`` of a question: its canonical tokens, a space before and after
+    each (``" do halvard and zarek both like to sail "``)."""
     tokens = key_tokens(text)
     return f" {' '.join(tokens)} " if tokens else ""
 
 
 def name_tokens(text: str) -> tuple[str, ...]:
-    """``QuestionLeanings.names`` of a question: the canonical tokens of its capitalised words.
-
-    Example:
-        >>> name_tokens("How do Halvord and Yousra use maps to travel?")
-        ('how', 'halvord', 'yousra')
-    """
+    """``QuestionLeanings.names`` of a question: the canonical tokens of its capitalised words
+    (``("how", "halvord", "yousra")`` for "How do Halvord and Yousra use maps?")."""
     return tuple(dict.fromkeys(t for w in _CAPITALISED.findall(text) for t in key_tokens(w)))
 
 
@@ -216,6 +182,7 @@ def lean(
         text = text if isinstance(text, str) else None  # whole rows only
         if weights.asks and (row["asks"] if "asks" in row else text is not None and asks_only(text)):
             give(f.id, "asks", -weights.asks)
+        # A user's or an assistant's turn states facts without "I"; facts and notes are no turns.
         if (
             weights.impersonal
             and keys
@@ -237,6 +204,7 @@ def lean(
             for f in head
             if isinstance(t := (rows.get(f.id) or {}).get("valid_at"), int | float)
         }
+        # Memories written in one sitting, without times of their own, are in no order.
         if len(times) > 1 and (span := max(times.values()) - min(times.values())) >= DAY:
             low = min(times.values())
             for i, t in times.items():

@@ -19,7 +19,7 @@ from ..embedding.base import embed_checked
 from ..errors import InputError
 from ..evolution.recency import recency_weighted
 from ..models import Hit, StageInfo
-from ..ranking.fusion import Candidate, Fused, fuse, reliabilities, sort_key
+from ..ranking.fusion import Candidate, Fused, fuse_scores, reliabilities, rrf, sort_key
 from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
 from ..ranking.relevance import evidence, relevance
 from ..ranking.rerank import NoReranker, RerankOutcome, rerank
@@ -30,7 +30,7 @@ from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row, is_whole, one_per_key, rows_by_id
 from .filters import Filters
-from .graph import Walk, expand, seed_weights
+from .graph import expand, seed_weights
 from .keyword import keyword_search
 from .links import link_search
 from .vector import vector_search
@@ -134,6 +134,12 @@ class _Run:
         self.fetch_k = max(self.s.vector.overfetch_min, self.s.vector.overfetch_factor * self.k)
         self.full = max(WHOLE_ROWS * self.sized, self.s.rerank_top_n if self.reranking else 0)
 
+    def listed(self, channel: str, found: Sequence[tuple[dict[str, Any], float]]) -> None:
+        """Keep a channel's (row, score) list, best first, as its candidates, and their rows."""
+        self.lists[channel] = [Candidate(row["id"], sc, channel, i + 1) for i, (row, sc) in enumerate(found)]
+        for row, _ in found:
+            self.keep(row)
+
     def keep(self, row: dict[str, Any]) -> None:
         """Remember a candidate's row; a whole row replaces an ``{id, valid_at}`` one."""
         have = self.out.rows.get(row["id"])
@@ -236,9 +242,10 @@ def _start(
 
 
 def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanings:
-    """What the router read from question ``text``, in the form the adjustments take (epoch-second
-    window with its slack: a day before, two days after; its words and capitalised words, for
-    the speakers it names). ``tz``: the zone the plan's times are wall-clock times of."""
+    """What the router read from question ``text``, in the form the adjustments take: its words
+    and capitalised words (for the speakers it names), and the epoch-second window of its time
+    from a day before to two after (people tell of a day afterwards, and time zones shift a
+    date). ``tz``: the zone the plan's times are wall-clock times of."""
     window = None
     if plan.time is not None:
         start = plan.time.start.replace(tzinfo=tz).timestamp() - DAY
@@ -288,9 +295,7 @@ def _vector(run: _Run, vector: Sequence[float] | None) -> None:
         filters=run.filters,
     )
     if "vector" in run.wanted:
-        run.lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(run.vec)]
-        for a, _ in run.vec:
-            run.keep(a)
+        run.listed("vector", run.vec)
     run.report("vector", "channel", t, ran="vector" in run.wanted, candidates=len(run.vec))
 
 
@@ -300,7 +305,6 @@ def _graph(run: _Run) -> tuple[Any, float]:
     top = run.vec[: c.seed_k]
     weights = seed_weights([sim for _, sim in top], temperature=c.seed_temperature)
     depth = min(plan.depth, c.walk_depth) if run.s.on("walk") else 0
-    walk = Walk(relations=plan.relations, depth=depth, floor=min((sim for _, sim in run.vec), default=-2.0))
     reached = expand(
         run.ex,
         run.graph,
@@ -310,7 +314,9 @@ def _graph(run: _Run) -> tuple[Any, float]:
         named=[key for key, _ in plan.entities],
         max_hops=plan.max_hops,
         limit=max(c.limit, run.k),
-        walk=walk,
+        relations=plan.relations,
+        depth=depth,
+        walk_floor=min((sim for _, sim in run.vec), default=-2.0),
         as_of=run.as_of,
         filters=run.filters,
     )
@@ -325,15 +331,12 @@ def _collect(
     if keyword is not None:
         kw, ms = keyword.result()
         out.units["keyword"], out.held = kw.mass, kw.held
-        run.lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
-        for a, _ in kw.hits:
-            run.keep(a)
+        run.listed("keyword", kw.hits)
         run.report("keyword", "channel", ms=ms, candidates=len(kw.hits))
     if graph is not None:
         reached, ms = graph.result()
-        run.lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
+        run.listed("graph", [(h.row, h.score) for h in reached])
         for h in reached:
-            run.keep(h.row)
             out.similarity.setdefault(h.row["id"], h.sim)
             out.paths[h.row["id"]] = h.paths
             out.via[h.row["id"]] = h.via
@@ -355,14 +358,10 @@ def _fuse(run: _Run) -> None:
         run.lists, strength=f.reliability if s.on("reliability") else 0.0, gap=f.reliability_gap
     )
     out.weights = {name: w * sure.get(name, 1.0) for name, w in base.items() if name in run.lists}
-    out.fused = fuse(
-        run.lists,
-        method=s.fusion.method,
-        similarity=out.similarity,
-        weights=out.weights,
-        units=out.units,
-        rrf_k=s.fusion.rrf_k,
-    )
+    if f.method == "rrf":  # for comparison (benchmarks)
+        out.fused = rrf(run.lists, k=f.rrf_k, weights=out.weights)
+    else:
+        out.fused = fuse_scores(run.lists, similarity=out.similarity, weights=out.weights, units=out.units)
     run.report("fusion", "fusion", t, candidates=len(out.fused), note=f"weights {out.weights}")
     if run.trace:
         for name, cands in run.lists.items():
@@ -421,24 +420,17 @@ def _links(run: _Run) -> None:
         if seeds
         else []
     )
-    run.lists["links"] = [Candidate(h.row["id"], h.weight, "links", i + 1) for i, h in enumerate(linked)]
+    run.listed("links", [(h.row, h.weight) for h in linked])
     out.channels["links"] = [(h.row["id"], h.weight) for h in linked]
     added: dict[str, float] = {}
     for h in linked:
-        run.keep(h.row)
         out.similarity.setdefault(h.row["id"], h.sim)
         out.linked[h.row["id"]] = h.via
         added[h.row["id"]] = max(added.get(h.row["id"], 0.0), c.weight * h.weight)
     if added:
         out.fused = _with_links(run, added)
-        out.plan = out.plan.model_copy(
-            update={
-                "links": True,
-                "route": "hybrid",
-                "rule": out.plan.rule
-                + ("" if out.plan.route == "hybrid" else "; its first memories link to others"),
-            }
-        )
+        rule = out.plan.rule + ("" if out.plan.route == "hybrid" else "; its first memories link to others")
+        out.plan = out.plan.model_copy(update={"links": True, "route": "hybrid", "rule": rule})
     run.report("links", "channel", t, candidates=len(linked), added=added if run.trace else {})
 
 
@@ -517,7 +509,8 @@ def _rerank(run: _Run) -> None:
         texts = {f.id: str(out.rows[f.id]["text"] or "") for f in head if is_whole(out.rows[f.id])}
         out.reranked = rerank(run.text, out.fused, texts, outcome.reranker, top_n=s.rerank_top_n)
     run.report("rerank", "rerank", t, ran=run.reranking, note=outcome.note or outcome.reranker.name)
-    if s.recency_weight > 0 and s.on("recency"):  # off by default
+    recency = s.recency_weight > 0 and s.on("recency")  # off by default
+    if recency:
         out.reranked = recency_weighted(
             out.reranked,
             out.rows,
@@ -525,7 +518,7 @@ def _rerank(run: _Run) -> None:
             half_life_days=s.recency_half_life_days,
             now=run.as_of if run.as_of is not None else time.time(),
         )
-    run.report("recency", "adjustment", ran=s.recency_weight > 0 and s.on("recency"))
+    run.report("recency", "adjustment", ran=recency)
 
 
 def _hits(run: _Run) -> None:

@@ -168,17 +168,14 @@ def _resolve(name: str, m: re.Match[str], now: datetime) -> TimeRef | None:
     words = m.group(0).strip()
     today = now.replace(hour=0, minute=0, second=0, microsecond=0)
     one_day = timedelta(days=1)
-    if name in ("iso", "dotted"):
-        d = _day(_year(g["year"]), int(g["month"]), int(g["day"]))
-        return TimeRef(d, d + one_day, words, True) if d else None
-    if name == "slashed":
-        a, b = int(g["a"]), int(g["b"])
-        month, day = (b, a) if a > 12 else (a, b)  # 1/23/2024 is US; 23/1/2024 can only be D/M
-        d = _day(_year(g["year"]), month, day)
-        return TimeRef(d, d + one_day, words, True) if d else None
-    if name in ("month_day_year", "day_month_year", "month_day", "day_month"):
-        month, day = month_number(g["month"]), int(g["day"])
-        year = int(g["year"]) if g.get("year") else _past_year(month, day, now)
+    if name in ("iso", "dotted", "slashed", "month_day_year", "day_month_year", "month_day", "day_month"):
+        if name == "slashed":
+            a, b = int(g["a"]), int(g["b"])
+            month, day = (b, a) if a > 12 else (a, b)  # 1/23/2024 is US; 23/1/2024 can only be D/M
+        else:
+            day = int(g["day"])
+            month = int(g["month"]) if name in ("iso", "dotted") else month_number(g["month"])
+        year = _year(g["year"]) if g.get("year") else _past_year(month, day, now)
         d = _day(year, month, day)
         return TimeRef(d, d + one_day, words, True) if d else None
     if name in ("month_year", "month"):
