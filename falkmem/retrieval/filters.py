@@ -191,11 +191,8 @@ def _time(value: datetime | str | None, field: str) -> float | None:
 
 
 def check_filter_names(names: Iterable[str]) -> None:
-    """Reject a keyword that is not a filter (a misspelling), as Python rejects an unexpected one.
-
-    Raises:
-        TypeError: naming the first unknown keyword and listing the filters.
-    """
+    """Reject a keyword that is not a filter (a misspelling) with a ``TypeError`` naming it, as
+    Python rejects an unexpected one."""
     unknown = sorted(set(names).difference(FILTER_NAMES))
     if unknown:
         names = ", ".join(FILTER_NAMES)
@@ -204,16 +201,9 @@ def check_filter_names(names: Iterable[str]) -> None:
 
 def build_filters(**filters: Unpack[FilterArgs]) -> Filters | None:
     """Validate the SDK's filter keywords (:class:`FilterArgs`) into ``Filters`` (None when none
-    is given).
-
-    ``metadata`` is equality on top-level keys. An equality with NaN or ±infinity (anywhere in
-    the value) matches nothing: no memory holds them (``add()`` refuses metadata that is not
-    strict JSON), and NaN equals nothing, as in LangGraph's reference store.
-
-    Raises:
-        TypeError: a keyword that is not a filter (named).
-        InputError: naming the field (``session``, ``kind``, ``since``, ``metadata.price``...).
-    """
+    is given); a bad value is an ``InputError`` naming its field (``metadata.price``...).
+    A metadata equality with NaN or ±infinity matches nothing: no memory holds them (``add()``
+    refuses metadata that is not strict JSON), as in LangGraph's reference store."""
     check_filter_names(filters)
     f = Filters(
         sessions=_values(filters.get("session"), "session"),

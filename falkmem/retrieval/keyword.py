@@ -42,13 +42,11 @@ def keyword_search(
     """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first, and
     the searched terms' idf mass (``cfg``: ``Settings.keyword``).
 
-    User text is sanitised into alphanumeric terms (the full-text syntax is live: ``-``, ``@``,
-    ``*``, quotes change the meaning or fail); terms with one Snowball stem are one term. One
-    query (``retrieve/keyword_search``) does the rest: drops the terms too common to say
-    anything, picks each term's candidates by the engine's coarse score and ranks them by Okapi
-    BM25 over the stem counts each artifact stores (``keyword/bm25.py`` is the reference it is
-    tested against; docs/performance.md). Only the ``full`` best rows (all by default) carry every
-    property (``storage/rows.py::is_whole``).
+    User text becomes alphanumeric terms (the full-text syntax is live: ``-``, ``@``, quotes
+    change the meaning or fail), one per Snowball stem. One query (``retrieve/keyword_search``)
+    drops the terms too common to say anything and ranks each term's candidates by Okapi BM25 over
+    the stem counts each artifact stores (``keyword/bm25.py`` is its tested reference). Only the
+    ``full`` best rows (all by default) carry every property (``storage/rows.py::is_whole``).
     """
     wanted = query_terms(text)
     if not wanted:  # nothing searchable: only stopwords, punctuation or query syntax

@@ -408,13 +408,7 @@ def _links(run: _Run) -> None:
         run.report("links", "channel", ran=False, note="off")
         return
     t = time.perf_counter()
-    seeds = link_seeds(
-        out.fused,
-        out.rows,
-        n=c.seeds,
-        hybrid=out.plan.route == "hybrid",
-        graph_weight=out.weights.get("graph", 0.0),
-    )
+    seeds = _link_seeds(run)
     linked = (
         link_search(run.ex, run.graph, run.qvec or [], c, seeds=seeds, as_of=run.as_of, filters=run.filters)
         if seeds
@@ -465,26 +459,20 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
     return sorted(merged, key=sort_key)
 
 
-def link_seeds(
-    ranked: Sequence[Fused],
-    rows: dict[str, dict[str, Any]],
-    *,
-    n: int,
-    hybrid: bool,
-    graph_weight: float = 0.0,
-) -> list[tuple[str, float]]:
-    """The first ``n`` memories by their score without the graph channel's share (the links reach
-    the neighbours of what the question's own words find; the graph reaches further on its own),
-    with how far each stands above the score at :data:`LINKS_REFERENCE_RANK`; none unless one is
-    a turn of a session (NEXT) or the route is hybrid (shared identifiers)."""
-    if not ranked:
+def _link_seeds(run: _Run) -> list[tuple[str, float]]:
+    """The first ``links.seeds`` memories by their score without the graph channel's share (the
+    links reach the neighbours of what the question's own words find; the graph reaches further
+    on its own), with how far each stands above the score at :data:`LINKS_REFERENCE_RANK`; none
+    unless one is a turn of a session (NEXT) or the route is hybrid (shared identifiers)."""
+    out, graph_weight = run.out, run.out.weights.get("graph", 0.0)
+    if not out.fused:
         return []
     own = sorted(
-        ((f.score - graph_weight * f.scores.get("graph", 0.0), f.id) for f in ranked), key=lambda x: -x[0]
+        ((f.score - graph_weight * f.scores.get("graph", 0.0), f.id) for f in out.fused), key=lambda x: -x[0]
     )
     ref = own[min(LINKS_REFERENCE_RANK, len(own) - 1)][0]
-    top = [(i, score - ref) for score, i in own[:n] if score > ref]
-    if not hybrid and not any((rows.get(i) or {}).get("session_id") for i, _ in top):
+    top = [(i, score - ref) for score, i in own[: run.s.links.seeds] if score > ref]
+    if out.plan.route != "hybrid" and not any((out.rows.get(i) or {}).get("session_id") for i, _ in top):
         return []
     return top
 

@@ -87,14 +87,7 @@ _EARLIEST = re.compile(
 def find_order(text: str) -> Order | None:
     """Whether the query asks for the latest state ("current", "most recently", "now") or the
     earliest ("first", "originally"); None when neither or both. ("Previous" is not a cue: "our
-    previous conversation" names a past chat, not the older of two values.)
-
-    Example:
-        >>> find_order("What is my current best time in the 5k run?")
-        'latest'
-        >>> find_order("Where did I complete my degree?") is None
-        True
-    """
+    previous conversation" names a past chat, not the older of two values.)"""
     late, early = _LATEST.search(text) is not None, _EARLIEST.search(text) is not None
     if late == early:
         return None
