@@ -161,8 +161,6 @@ def load_reranker(
     *,
     on_error: Literal["raise", "fallback"] = "raise",
     max_length: int = 256,
-    batch_size: int = 32,
-    device: str | None = None,
 ) -> RerankOutcome:
     """Build and load the reranker named by ``spec``: None, ``""`` or ``"none"`` for none, else a
     cross-encoder model, optionally prefixed ``"cross-encoder:"``. A model that cannot be loaded
@@ -177,7 +175,7 @@ def load_reranker(
     if text.lower() in _NONE_SPECS:
         return RerankOutcome(NoReranker(), "no reranker configured; ranked by fused score", spec)
     model = text[len(_PREFIX) :] if text.startswith(_PREFIX) else text
-    reranker = CrossEncoderReranker(model, max_length=max_length, batch_size=batch_size, device=device)
+    reranker = CrossEncoderReranker(model, max_length=max_length)
     try:
         reranker.load()
     except RerankError as exc:

@@ -62,6 +62,8 @@ class Retrieval:
     """Everything one search computed (the SDK turns it into SearchResult / Explain)."""
 
     plan: Plan
+    question: QuestionLeanings
+    """What the question leans on (the adjustments' input)."""
     channels: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     fused: list[Fused] = field(default_factory=list)
     """The ranking before rerank (fusion, adjustments and links applied)."""
@@ -84,8 +86,6 @@ class Retrieval:
     """Each channel's fusion weight in this search (its setting times its reliability)."""
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every candidate's projected row (whole, or ``{id, valid_at, speaker, session_id}``)."""
-    question: QuestionLeanings | None = None
-    """What the question leaned on (the adjustments' input)."""
     leaned: dict[str, dict[str, float]] = field(default_factory=dict)
     """With ``trace``: what each adjustment added to (or took from) each candidate."""
     stages: list[StageInfo] = field(default_factory=list)
@@ -377,7 +377,6 @@ def _fuse(run: _Run) -> None:
 def _adjust(run: _Run) -> None:
     """The adjustments: each adds its delta to the candidates it concerns, then one re-sort."""
     t, s, out = time.perf_counter(), run.s, run.out
-    assert out.question is not None
     trace: dict[str, dict[str, float]] = {}
     out.fused = lean(out.fused, out.rows, out.question, _leanings(s), roles=ROLES, trace=trace)
     ms = _ms(t)
@@ -440,7 +439,6 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
         if i not in have
     ]
     if new:
-        assert out.question is not None
         cfg = _leanings(run.s).model_copy(update={"order": 0.0})
         new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
