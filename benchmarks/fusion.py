@@ -236,9 +236,9 @@ def learned(weights: np.ndarray) -> Ranker:
 def with_leanings(wk: float, wg: float, wl: float = 0.3, strength: float = 0.0, gap: float = 0.5) -> Ranker:
     """The default search's fusion from the dump: ``absolute`` plus the links channel as dumped
     (its weights were computed at the shipped settings) and the leanings (``ranking/leanings.py``)."""
-    from falkmem.ranking.candidate import Candidate
-    from falkmem.ranking.fusion import fuse_scores, reliabilities
-    from falkmem.ranking.leanings import Leanings, QuestionLeanings, lean
+    from falkmem.config import LeanConfig
+    from falkmem.ranking.fusion import Candidate, fuse_scores, reliabilities
+    from falkmem.ranking.leanings import QuestionLeanings, lean
     from falkmem.retrieval.pipeline import ROLES
 
     def rank(q: dict[str, Any]) -> list[str]:
@@ -255,7 +255,7 @@ def with_leanings(wk: float, wg: float, wl: float = 0.3, strength: float = 0.0, 
                                     names=tuple(lq.get("names", ())), role=lq["role"],
                                     window=tuple(lq["window"]) if lq["window"] else None,
                                     explicit=lq["explicit"], order=lq["order"])  # fmt: skip
-        return [f.id for f in lean(fused, rows, question, Leanings(), roles=ROLES)]
+        return [f.id for f in lean(fused, rows, question, LeanConfig(), roles=ROLES)]
 
     return rank
 

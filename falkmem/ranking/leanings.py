@@ -1,31 +1,8 @@
 """What a question leans on besides its words: who it is about, when, the latest or the earliest
-state, and what the memories themselves only ask.
-
-Each leaning adds to (or takes from) a candidate's fused score, on the fusion's scale (a cosine
-similarity: ~0.1 is a clear step between two memories); none removes a memory. Measured on the
-conversation dev sets (REALTALK, LongMemEval), each alone and with the others left out
-(``benchmarks/RESULTS.md``):
-
-- **speaker**: the question names a speaker of the chat ("What sports does Tamsin play?"): her
-  own turns hold 93-96 % of the evidence of such REALTALK questions; the other speaker's turns
-  in the default's top 10 of the questions that name one speaker were evidence 1.1 % of the
-  time (10 of 883), hers 11.8 % (measured with the weight at 0.06);
-- **role**: in a user/assistant chat, the ``assistant``'s turns when the question asks what it
-  said ("you suggested"), else the ``user``'s (``routing/who.py::answer_role``);
-- **asks**: a memory that only asks ("What kind of boats do you like?") states nothing: in
-  REALTALK's fused top 10 such turns were evidence 0.9 % of the time, other turns 10.8 %;
-- **impersonal**: in a chat between people, a turn that says nothing of its speaker (no "I",
-  "my", "we", "our": "That sounds amazing Zarek!", "Wow kayaking looks like so much fun"):
-  among the first three of REALTALK's fused ranking such turns were evidence 6.0 % of the time,
-  turns in the first person 27.7 %; a user's and an assistant's turns are left alone (a user
-  states facts without "I": "Starhollow is a really fun one"), and so are facts, notes and
-  documents (only ``episode`` memories are turns);
-- **time**: the memory's time falls in the window the question names ("on 23.01.2024", "last
-  Saturday"; from a day before to two days after it: people tell of a day afterwards, and time
-  zones shift a date), more for a written-out date than for a relative one;
-- **order**: "the latest", "currently" lean to newer memories, "first", "originally" to older
-  ones (among the first candidates only, and only when their times span a day or more: memories
-  written in one sitting without times of their own are not in any order).
+state, and what the memories only ask (the adjustments of ``config.STAGES``). Each adds to (or
+takes from) a candidate's fused score, on the fusion's scale (a cosine similarity: ~0.1 is a clear
+step between two memories); none removes a memory. Weights: ``Settings.lean``; the measurements
+behind them: docs/decisions/0003-conversation-leanings.md.
 """
 
 from __future__ import annotations
@@ -42,11 +19,11 @@ from ..errors import InputError
 from ..routing.who import in_first_person
 from ..text.keys import canonical_key, key_tokens
 from ..text.sentences import split_sentences
-from .fusion import Fused
+from .fusion import Fused, sort_key
 
 __all__ = [
-    "DAY", "Leanings", "QuestionLeanings", "asks_only", "lean", "name_tokens", "said_form",
-    "speaker_keys", "speaks_of_self",
+    "DAY", "QuestionLeanings", "asks_only", "lean", "name_tokens", "said_form", "speaker_keys",
+    "speaks_of_self",
 ]  # fmt: skip
 
 DAY = 86_400.0
@@ -58,30 +35,14 @@ _FUZZY_RATIO = 0.85
 _MEMO_CHARS = 1000
 
 
-Leanings = LeanConfig
-"""How much each leaning weighs (the fusion's scale; 0 turns one off): ``Settings.lean``."""
-
-
 @dataclass(frozen=True, slots=True)
 class QuestionLeanings:
-    """What a question leans on, read by the router (``routing/``).
-
-    Attributes:
-        speakers: canonical keys of the people it names (a candidate whose speaker is one counts).
-        said: the question's canonical tokens, each with a space before and after (``" do halvard
-            and zarek both like to sail "``): a candidate whose speaker's name or first name
-            (:func:`speaker_keys`) is among them counts too, though no stored entity has that
-            key (the speaker "Halvard Brannock", the question "Halvard"). Role words ("user", "me",
-            "assistant": the speakers ``lean``'s ``roles`` maps) are left to the role leaning.
-        names: the canonical tokens of its capitalised words: a speaker's name or first name
-            of five letters or more counts when one of them is spelled alike (the same first
-            letter and the same consonants in order, or a similarity ratio of 0.85: "Yousra"
-            and "Halvord" for the speakers "Yusra" and "Halvard Brannock").
-        role: ``user`` or ``assistant``: whose turns of a user/assistant chat hold the answer.
-        window: (start, end) in epoch seconds of the time it names, with the slack applied.
-        explicit: the window's date is written out (else relative: "last week").
-        order: ``latest`` or ``earliest``.
-    """
+    """What a question leans on, read by the router (``routing/``): the keys of the people it
+    names; its canonical tokens (:func:`said_form`: a speaker's name or first name among them
+    counts though no stored entity has that key) and those of its capitalised words
+    (:func:`name_tokens`: a speaker spelled alike counts, "Yousra" for "Yusra"); whose turns of a
+    user/assistant chat hold the answer; the (start, end) epoch-second window of the time it
+    names, slack applied, and whether that date is written out; ``latest`` or ``earliest``."""
 
     speakers: frozenset[str] = frozenset()
     said: str = ""
@@ -94,14 +55,8 @@ class QuestionLeanings:
 
 def asks_only(text: str) -> bool:
     """Whether a memory only asks: it ends with a question and every sentence is a question or a
-    short interjection ("Hey Zarek! How was the match?"); a leading ``Name:`` is ignored.
-
-    Example:
-        >>> asks_only("Tamsin: What kind of boats do you like?")
-        True
-        >>> asks_only("I adopted a cat last week. Do you have pets?")
-        False
-    """
+    short interjection ("Hey Zarek! How was the match?"; not "I adopted a cat. Do you have
+    pets?"); a leading ``Name:`` is ignored."""
     if not text.rstrip().endswith("?"):
         return False
     return _asks(text)
@@ -109,7 +64,7 @@ def asks_only(text: str) -> bool:
 
 def _short_memo(fn: Callable[[str], bool]) -> Callable[[str], bool]:
     """``fn`` memoised for texts of at most ``_MEMO_CHARS`` characters (a search leans twice and
-    chats repeat short turns; a cache must not hold long memories)."""
+    chats repeat short turns; the cache must not hold long memories)."""
     cached = lru_cache(maxsize=8192)(fn)
 
     @wraps(fn)
@@ -131,20 +86,13 @@ def _asks(text: str) -> bool:
 @_short_memo
 def speaks_of_self(text: str) -> bool:
     """Whether a turn says something of its speaker: a word of the first person ("I", "my",
-    "we", "our", "let's"; ``routing/who.py::in_first_person``) after a leading ``Name:``.
-
-    Example:
-        >>> speaks_of_self("Zarek: I've been playing chess for years")
-        True
-        >>> speaks_of_self("Dagny: That sounds amazing Zarek!")
-        False
-    """
+    "we", "our", "let's"; ``routing/who.py::in_first_person``) after a leading ``Name:``."""
     return in_first_person(_SPEAKER_PREFIX.sub("", text, count=1))
 
 
 def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Mapping[str, str]) -> bool:
-    """Whether the question names the speaker whose keys these are (see ``QuestionLeanings.said``;
-    a speaker that ``roles`` maps to a role is left to the role leaning)."""
+    """Whether the question names the speaker whose keys these are (a speaker that ``roles`` maps
+    to a role, "user", "assistant", is left to the role leaning)."""
     if question.speakers and any(k in question.speakers for k in keys):
         return True
     if keys[0] in roles:
@@ -169,36 +117,24 @@ def _skeleton(name: str) -> str:
 
 
 def said_form(text: str) -> str:
-    """``QuestionLeanings.said`` of a question: its canonical tokens, space before and after each.
-
-    Example:
-        >>> said_form("Do Halvard and Zarek both like to sail?")
-        ' do halvard and zarek both like to sail '
-    """
+    """``QuestionLeanings.said`` of a question: its canonical tokens, a space before and after
+    each (``" do halvard and zarek both like to sail "``)."""
     tokens = key_tokens(text)
     return f" {' '.join(tokens)} " if tokens else ""
 
 
 def name_tokens(text: str) -> tuple[str, ...]:
-    """``QuestionLeanings.names`` of a question: the canonical tokens of its capitalised words.
-
-    Example:
-        >>> name_tokens("How do Halvord and Yousra use maps to travel?")
-        ('how', 'halvord', 'yousra')
-    """
+    """``QuestionLeanings.names`` of a question: the canonical tokens of its capitalised words
+    (``("how", "halvord", "yousra")`` for "How do Halvord and Yousra use maps?")."""
     return tuple(dict.fromkeys(t for w in _CAPITALISED.findall(text) for t in key_tokens(w)))
 
 
+@lru_cache(maxsize=4096)
 def speaker_keys(speaker: Any) -> tuple[str, ...]:
     """The keys a question may name a speaker by: the whole name and its first word
     (``"Halvard Brannock"`` → ``("halvard brannock", "halvard")``), in the entity keys' canonical form."""
     if not isinstance(speaker, str) or not speaker.strip():
         return ()
-    return _speaker_keys(speaker)
-
-
-@lru_cache(maxsize=4096)
-def _speaker_keys(speaker: str) -> tuple[str, ...]:
     try:
         full = canonical_key(speaker)
     except InputError:
@@ -211,28 +147,17 @@ def lean(
     fused: Sequence[Fused],
     rows: Mapping[str, Mapping[str, Any]],
     question: QuestionLeanings,
-    weights: Leanings,
+    weights: LeanConfig,
     *,
     roles: Mapping[str, str] | None = None,
     trace: dict[str, dict[str, float]] | None = None,
 ) -> list[Fused]:
-    """``fused`` with each candidate's leanings added to its score, re-sorted.
+    """``fused`` with each candidate's leanings added to its score, re-sorted as in fusion.
 
-    Args:
-        fused: the fused candidates.
-        rows: their projected rows by id (``speaker``, ``valid_at``; ``text`` when whole: the
-            asks leaning reads only whole rows, or an ``asks`` flag
-            value computed before).
-        question: what the question leans on.
-        weights: how much each leaning weighs.
-        roles: speaker value (case-folded) → role, for the role leaning (``routing/who.py``).
-        trace: when given, filled with what each leaning added to (or took from) each candidate
-            it touched: ``{id: {"speaker": 0.2, "impersonal": -0.05, ...}}`` (``explain()``).
-
-    Returns:
-        New ``Fused`` items (score changed, everything else kept), best first, ties as in fusion.
-        (Whether a text only asks and a speaker's keys are memoised per process: a search leans
-        twice, before and after the links channel, and chats repeat their speakers.)
+    ``rows``: the candidates' projected rows (``speaker``, ``valid_at``; the asks and impersonal
+    leanings read whole rows only, or an ``asks`` flag computed before); ``roles``: speaker
+    value (case-folded) → role, for the role leaning; ``trace``, when given, is filled with what
+    each leaning added to each candidate it touched (``{id: {"speaker": 0.2}}``: ``explain()``).
     """
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
@@ -257,6 +182,7 @@ def lean(
         text = text if isinstance(text, str) else None  # whole rows only
         if weights.asks and (row["asks"] if "asks" in row else text is not None and asks_only(text)):
             give(f.id, "asks", -weights.asks)
+        # A user's or an assistant's turn states facts without "I"; facts and notes are no turns.
         if (
             weights.impersonal
             and keys
@@ -278,6 +204,7 @@ def lean(
             for f in head
             if isinstance(t := (rows.get(f.id) or {}).get("valid_at"), int | float)
         }
+        # Memories written in one sitting, without times of their own, are in no order.
         if len(times) > 1 and (span := max(times.values()) - min(times.values())) >= DAY:
             low = min(times.values())
             for i, t in times.items():
@@ -287,5 +214,4 @@ def lean(
         Fused(f.id, f.score + adds[f.id], f.ranks, f.scores, f.rerank_score) if adds[f.id] else f
         for f in fused
     ]
-    out.sort(key=lambda f: (-f.score, f.best_rank, f.id))
-    return out
+    return sorted(out, key=sort_key)

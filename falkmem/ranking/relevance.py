@@ -1,17 +1,8 @@
-"""How likely a hit is to be relevant evidence: ``Hit.relevance``, in [0, 1], on one scale for
-every question and tenant (the fused ``score`` is not: it adds up channels and adjustments, can
-pass 1, and a hit scoring 0.9 for one question may be worth less than one scoring 0.6 for
-another).
-
-Relevance reads what every hit has, whatever found it (:class:`Evidence`): its cosine to the
-question, the share of the question's searched words it holds (their idf mass), what the graph
-channel gave it, and the cross-encoder's score when one ran; and, for the question as a whole,
-how close its nearest memory is and how much of the question any memory holds. A logistic
-function of these (coefficients in :class:`~falkmem.config.RelevanceConfig`) was fitted on the
-dev sets' questions, with off-topic questions (general-knowledge questions, and each set's
-questions asked of another set's tenant) as negatives: ``relevance`` approximates the share of
-hits at that value that were gold evidence (``benchmarks/relevance.py``,
-``benchmarks/RESULTS.md``). ``search(min_relevance=...)`` drops the hits below a value.
+"""``Hit.relevance``: how likely a hit is to be evidence, in [0, 1], on one scale for every
+question and tenant (the fused score adds up channels and adjustments and is not). A logistic of
+what every hit has, whatever found it (:class:`Evidence`), times a logistic of how well the
+question matches the tenant at all; coefficients in :class:`~falkmem.config.RelevanceConfig`,
+fitted on the dev sets with off-topic questions as negatives (docs/relevance.md).
 """
 
 from __future__ import annotations
@@ -32,21 +23,12 @@ NEAR = 5
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What a hit's relevance is computed from: its own evidence, then the question's.
-
-    Attributes:
-        cosine: its cosine similarity to the question (a hit no channel measured, found by
-            keyword only, counts as the weakest vector neighbour, as in fusion).
-        keyword: the share of the question's searched-term idf mass it holds, in [0, 1] (0 when
-            the keyword channel did not return it, or searched nothing).
-        graph: the graph channel's score (0 when the graph did not reach it).
-        top_cosine: the cosine of the question's nearest memory (its vector channel's first).
-        near_cosine: the mean cosine of its first :data:`NEAR` neighbours.
-        top_keyword: the largest ``keyword`` share of any keyword candidate of the question.
-        rerank: the cross-encoder's score when it reranked this hit, else None.
-        top_held: the largest idf any keyword candidate holds (not a share: a long question
-            that a memory matches on many rare words holds more than a short one).
-    """
+    """What a hit's relevance is computed from. The hit's own: its cosine to the question (found
+    by keyword only: the weakest vector neighbour's, as in fusion), the share of the question's
+    searched-term idf mass it holds, the graph channel's score, the cross-encoder's score when
+    one reranked it. The question's: the cosine of its nearest memory, the mean of its first
+    :data:`NEAR`, the largest keyword share and the largest idf (not a share: a long question
+    matched on many rare words holds more) any keyword candidate holds."""
 
     cosine: float
     keyword: float = 0.0

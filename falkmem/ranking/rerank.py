@@ -23,10 +23,8 @@ __all__ = [
 ]
 
 MAX_PASSAGE_CHARS = 4_000
-"""Characters of a passage (and of the query) sent to the model.
-
-The model truncates to ``max_length`` tokens anyway; cutting characters first bounds the
-tokenizer's work on a huge memory (a 256-token window never needs more than ~2,000 chars)."""
+"""Characters of a passage (and of the query) sent to the model: it truncates to ``max_length``
+tokens anyway; cutting first bounds the tokenizer's work on a huge memory."""
 
 _NONE_SPECS = frozenset({"", "none", "off", "fused"})
 _PREFIX = "cross-encoder:"
@@ -34,11 +32,8 @@ _PREFIX = "cross-encoder:"
 
 @runtime_checkable
 class Reranker(Protocol):
-    """Scores (query, passage) pairs; higher is more relevant.
-
-    Attributes:
-        name: what ran, for explain output (``"none"``, ``"cross-encoder:<model>"``).
-    """
+    """Scores (query, passage) pairs, higher is more relevant; ``name`` says what ran
+    (``"none"``, ``"cross-encoder:<model>"``)."""
 
     name: str
 
@@ -58,21 +53,10 @@ class NoReranker:
 
 
 class CrossEncoderReranker:
-    """A sentence-transformers ``CrossEncoder``, loaded on first use (or by :meth:`load`).
-
-    Scores are the model's raw outputs (logits, no sigmoid), so strong matches do not all
-    saturate at 1.0 and tie.
-
-    Args:
-        model: a local directory or a Hugging Face hub name. With ``HF_HUB_OFFLINE=1`` a hub
-            name must already be in the local cache.
-        max_length: tokens per (query, passage) pair; longer pairs are truncated by the model.
-        batch_size: pairs per forward pass.
-        device: ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; None lets the library choose.
-
-    Raises:
-        ConfigError: ``max_length`` < 8 or ``batch_size`` < 1. (A model that cannot be
-            loaded raises :class:`RerankError` at load time, not here.)
+    """A sentence-transformers ``CrossEncoder`` (a local directory, or a hub name already in the
+    cache), loaded on first use. Scores are its raw logits (no sigmoid), so strong matches do not
+    all saturate at 1.0 and tie. ``max_length``: tokens per (query, passage) pair; ``device``:
+    None lets the library choose. Raises ``ConfigError`` on ``max_length`` < 8 or ``batch_size`` < 1.
 
     Example:
         >>> r = CrossEncoderReranker("/models/ms-marco-MiniLM-L-6-v2")
@@ -101,11 +85,7 @@ class CrossEncoderReranker:
         self._lock = threading.Lock()
 
     def load(self) -> None:
-        """Load the model now (idempotent, thread-safe).
-
-        Raises:
-            RerankError: sentence-transformers is missing or the model could not be loaded.
-        """
+        """Load the model now (idempotent, thread-safe); ``RerankError`` when it cannot be."""
         with self._lock:
             if self._encoder is not None:
                 return
@@ -127,18 +107,8 @@ class CrossEncoderReranker:
                 ) from exc
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
-        """Score each passage against the query.
-
-        Args:
-            query: the user's query (cut at :data:`MAX_PASSAGE_CHARS` characters).
-            passages: the texts to score (each cut at :data:`MAX_PASSAGE_CHARS`).
-
-        Returns:
-            One finite float per passage, higher is more relevant.
-
-        Raises:
-            RerankError: the model failed to load or to run, or returned bad scores.
-        """
+        """One finite score per passage (each text cut at :data:`MAX_PASSAGE_CHARS`);
+        ``RerankError`` when the model fails to load or to run, or returns bad scores."""
         if not passages:
             return []
         self.load()
@@ -176,15 +146,9 @@ def _identity() -> Any:
 
 @dataclass(frozen=True, slots=True)
 class RerankOutcome:
-    """The reranker that will run, and a note for the explain output saying why.
-
-    Attributes:
-        reranker: the reranker to call (``NoReranker`` when none is configured or loadable).
-        note: one line for the plan/explain output, e.g. ``"cross-encoder:/m failed to
-            load: OSError; fell back to fused order"``.
-        requested: the spec the caller asked for (None when none).
-        fell_back: True when a configured reranker failed and ``NoReranker`` replaced it.
-    """
+    """The reranker that will run (``NoReranker`` when none is configured or loadable), a note
+    for the explain output saying why, the spec asked for, and whether a configured reranker
+    failed to load and ``NoReranker`` replaced it."""
 
     reranker: Reranker
     note: str
@@ -197,25 +161,11 @@ def load_reranker(
     *,
     on_error: Literal["raise", "fallback"] = "raise",
     max_length: int = 256,
-    batch_size: int = 32,
-    device: str | None = None,
 ) -> RerankOutcome:
-    """Build and load the reranker named by ``spec``.
-
-    Args:
-        spec: None, ``""`` or ``"none"`` for no reranking; otherwise a cross-encoder model
-            (local path or hub name), optionally prefixed ``"cross-encoder:"``.
-        on_error: ``"raise"`` raises :class:`RerankError` when the model cannot be loaded;
-            ``"fallback"`` returns :class:`NoReranker` and says so in ``note``.
-        max_length: see :class:`CrossEncoderReranker`.
-        batch_size: see :class:`CrossEncoderReranker`.
-        device: see :class:`CrossEncoderReranker`.
-
-    Returns:
-        The outcome: the reranker that will run and a note naming it.
-
-    Raises:
-        RerankError: the model could not be loaded and ``on_error="raise"``.
+    """Build and load the reranker named by ``spec``: None, ``""`` or ``"none"`` for none, else a
+    cross-encoder model, optionally prefixed ``"cross-encoder:"``. A model that cannot be loaded
+    raises :class:`RerankError` (``on_error="raise"``) or falls back to :class:`NoReranker`,
+    saying so in the note (``"fallback"``).
 
     Example:
         >>> load_reranker(None).note
@@ -225,7 +175,7 @@ def load_reranker(
     if text.lower() in _NONE_SPECS:
         return RerankOutcome(NoReranker(), "no reranker configured; ranked by fused score", spec)
     model = text[len(_PREFIX) :] if text.startswith(_PREFIX) else text
-    reranker = CrossEncoderReranker(model, max_length=max_length, batch_size=batch_size, device=device)
+    reranker = CrossEncoderReranker(model, max_length=max_length)
     try:
         reranker.load()
     except RerankError as exc:
@@ -245,27 +195,11 @@ def rerank(
     *,
     top_n: int,
 ) -> list[Fused]:
-    """Rerank the first ``top_n`` fused candidates; the rest follow in fused order.
-
-    The reranked head is ordered by reranker score (ties keep fused order), and each of its
-    items carries ``rerank_score``. A head item with no entry in ``texts`` cannot be scored:
-    it keeps ``rerank_score=None`` and goes after the scored ones, before the tail.
-    With :class:`NoReranker` (or ``top_n == 0``) the input order is returned unchanged.
-
-    Args:
-        query: the user's query.
-        fused: fused candidates, best first.
-        texts: ``{artifact id: text}`` for (at least) the head.
-        reranker: the reranker to run.
-        top_n: how many of the first candidates to rerank (>= 0).
-
-    Returns:
-        A new list with the same candidates.
-
-    Raises:
-        InputError: ``top_n`` is negative.
-        RerankError: the reranker failed or returned the wrong number of scores.
-    """
+    """Rerank the first ``top_n`` fused candidates by reranker score (ties keep fused order,
+    each carries ``rerank_score``); the rest follow in fused order. A head item without a text in
+    ``texts`` keeps ``rerank_score=None`` and goes after the scored ones. With
+    :class:`NoReranker` or ``top_n == 0`` the order is unchanged. ``RerankError`` when the
+    reranker fails or returns the wrong number of scores."""
     if top_n < 0:
         raise InputError("top_n", "must be 0 or more")
     if isinstance(reranker, NoReranker) or top_n == 0 or not fused:

@@ -1,20 +1,10 @@
 """Search filters: who/where/when/what a memory must match, as Cypher parameters (no I/O).
 
-Every query that honours filters carries the same WHERE fragment (``node`` = the artifact)::
-
-    AND ($f_sessions IS NULL OR node.session_id IN $f_sessions)
-    AND ($f_users IS NULL OR node.user_id IN $f_users)
-    AND ($f_agents IS NULL OR node.agent_id IN $f_agents)
-    AND ($f_speakers IS NULL OR node.speaker IN $f_speakers)
-    AND ($f_kinds IS NULL OR node.kind IN $f_kinds)
-    AND ($f_since IS NULL OR node.valid_at >= $f_since)
-    AND ($f_until IS NULL OR node.valid_at < $f_until)
-    AND ($f_meta IS NULL OR all(m IN $f_meta WHERE m IN node.meta_kv))
-
-``Filters.params()`` gives the eight parameters (None = no condition), so one file serves
-filtered and unfiltered calls. Metadata equality runs in the engine on ``meta_kv``, a list
-property the writer stores with every artifact: one canonical JSON ``[key, value]`` string per
-top-level metadata key (:func:`metadata_pairs`).
+Every query that honours filters carries the same WHERE fragment, one condition per parameter
+``$f_sessions`` … ``$f_meta`` (``$f_x IS NULL OR node.x IN $f_x``; None = no condition), so one
+query file serves filtered and unfiltered calls. Metadata equality runs on ``meta_kv``, a list the
+writer stores with every artifact: one canonical JSON ``[key, value]`` string per top-level key
+(:func:`metadata_pairs`).
 """
 
 from __future__ import annotations
@@ -31,8 +21,8 @@ from ..ingest.validate import to_timestamp, valid_unicode
 from ..models import KINDS
 
 __all__ = [
-    "FILTER_NAMES", "FILTER_PARAMS", "FilterArgs", "Filters", "OneOrMany", "build_filters",
-    "check_filter_names", "metadata_pairs", "pair",
+    "FILTER_NAMES", "FilterArgs", "Filters", "OneOrMany", "build_filters", "check_filter_names",
+    "metadata_pairs", "pair",
 ]  # fmt: skip
 
 OneOrMany = str | Sequence[str] | None
@@ -67,11 +57,6 @@ class FilterArgs(TypedDict, total=False):
 FILTER_NAMES: tuple[str, ...] = tuple(FilterArgs.__annotations__)
 """The filter keywords, in ``FilterArgs``' order."""
 
-FILTER_PARAMS: tuple[str, ...] = (
-    "f_sessions", "f_users", "f_agents", "f_speakers", "f_kinds", "f_since", "f_until", "f_meta",
-)  # fmt: skip
-"""The Cypher parameters of the filter fragment, in the fragment's order."""
-
 _MAX_VALUES = 1000
 _SHORT_MAX = 256
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -86,10 +71,6 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_canonical(v) for v in value]
     return value
-
-
-def _lst(values: tuple[str, ...] | None) -> list[str] | None:
-    return list(values) if values is not None else None
 
 
 def pair(key: str, value: Any, *, allow_nan: bool = False) -> str:
@@ -151,32 +132,9 @@ class Filters:
             "f_meta": _lst(self.metadata),
         }
 
-    def admits(self, row: Mapping[str, Any]) -> bool:
-        """The fragment, evaluated in Python on a projected artifact row (for bounded lists
-        that come from a query without the fragment, and for tests)."""
 
-        def one(values: tuple[str, ...] | None, got: Any) -> bool:
-            return values is None or got in values
-
-        valid_at = row.get("valid_at")
-        if self.since is not None and (valid_at is None or float(valid_at) < self.since):
-            return False
-        if self.until is not None and (valid_at is None or float(valid_at) >= self.until):
-            return False
-        if self.metadata is not None:
-            have = set(metadata_pairs(row.get("metadata")) or ())
-            if not set(self.metadata) <= have:
-                return False
-        return (
-            one(self.sessions, row.get("session_id"))
-            and one(self.users, row.get("user_id"))
-            and one(self.agents, row.get("agent_id"))
-            and one(self.speakers, row.get("speaker"))
-            and one(self.kinds, row.get("kind"))
-        )
-
-
-NO_FILTERS = Filters()
+def _lst(values: tuple[str, ...] | None) -> list[str] | None:
+    return list(values) if values is not None else None
 
 
 def _values(value: object, field: str, *, allowed: frozenset[str] | None = None) -> tuple[str, ...] | None:
@@ -233,11 +191,8 @@ def _time(value: datetime | str | None, field: str) -> float | None:
 
 
 def check_filter_names(names: Iterable[str]) -> None:
-    """Reject a keyword that is not a filter (a misspelling), as Python rejects an unexpected one.
-
-    Raises:
-        TypeError: naming the first unknown keyword and listing the filters.
-    """
+    """Reject a keyword that is not a filter (a misspelling) with a ``TypeError`` naming it, as
+    Python rejects an unexpected one."""
     unknown = sorted(set(names).difference(FILTER_NAMES))
     if unknown:
         names = ", ".join(FILTER_NAMES)
@@ -246,16 +201,9 @@ def check_filter_names(names: Iterable[str]) -> None:
 
 def build_filters(**filters: Unpack[FilterArgs]) -> Filters | None:
     """Validate the SDK's filter keywords (:class:`FilterArgs`) into ``Filters`` (None when none
-    is given).
-
-    ``metadata`` is equality on top-level keys. An equality with NaN or ±infinity (anywhere in
-    the value) matches nothing: no memory holds them (``add()`` refuses metadata that is not
-    strict JSON), and NaN equals nothing, as in LangGraph's reference store.
-
-    Raises:
-        TypeError: a keyword that is not a filter (named).
-        InputError: naming the field (``session``, ``kind``, ``since``, ``metadata.price``...).
-    """
+    is given); a bad value is an ``InputError`` naming its field (``metadata.price``...).
+    A metadata equality with NaN or ±infinity matches nothing: no memory holds them (``add()``
+    refuses metadata that is not strict JSON), as in LangGraph's reference store."""
     check_filter_names(filters)
     f = Filters(
         sessions=_values(filters.get("session"), "session"),

@@ -18,33 +18,10 @@ from .filters import Filters
 
 
 @dataclass(frozen=True, slots=True)
-class Walk:
-    """The relational walk of one search: what the plan asks (``Plan.relations``, ``Plan.depth``);
-    ``GraphConfig.walk_*`` bound it (``cypher/retrieve/expand.cypher``).
-
-    Attributes:
-        relations: the relation labels whose RELATED_TO edges are followed.
-        depth: steps over them (0: no walk).
-        floor: the cosine a memory needs for what a related_to (co-mention) step reached to
-            count: the weakest of the vector channel's candidates (-2: every memory).
-    """
-
-    relations: tuple[str, ...] = ()
-    depth: int = 0
-    floor: float = -2.0
-
-
-@dataclass(frozen=True, slots=True)
 class GraphHit:
-    """A memory the expansion reached.
-
-    Attributes:
-        row: its projected properties.
-        score: its graph score (sum over the bridge entities of their share).
-        sim: its cosine similarity to the query (computed in the same query, for fusion).
-        via: up to three entity names it was reached through (bridges, named or walked to).
-        paths: up to three RELATED_TO paths ((subject, relation, object), ...) taken to reach it.
-    """
+    """A memory the expansion reached: its row, its graph score (the sum over the bridge
+    entities of their share), its cosine to the query (for fusion), up to three entity names it
+    was reached through and up to three RELATED_TO paths ((subject, relation, object), ...)."""
 
     row: dict[str, Any]
     score: float
@@ -54,10 +31,8 @@ class GraphHit:
 
 
 def seed_weights(sims: Sequence[float], *, temperature: float) -> list[float]:
-    """Seed weights of the top vector hits: ``exp((sim - best) / temperature)``; the best weighs 1.
-
-    A low temperature lets a clear first hit dominate; hits close to it weigh nearly as much.
-    """
+    """Seed weights of the top vector hits: ``exp((sim - best) / temperature)``; the best weighs 1
+    (a low temperature lets a clear first hit dominate)."""
     if not sims:
         return []
     best = max(sims)
@@ -74,25 +49,25 @@ def expand(
     named: Sequence[str],
     max_hops: int,
     limit: int,
-    walk: Walk | None = None,
+    relations: Sequence[str] = (),
+    depth: int = 0,
+    walk_floor: float = -2.0,
     as_of: float | None = None,
     filters: Filters | None = None,
 ) -> list[GraphHit]:
-    """Run ``retrieve/expand``; the reached memories, best graph score first.
-
-    Args:
-        cfg: the channel's settings (``Settings.graph``: weights, hub guard, caps).
-        seeds: (memory id, weight) of the memories the walk starts from.
-        named: entity keys the query names: not followed from the seeds (memories that share
-            them are what vector and keyword search find) but straight to the memories about them.
-        max_hops: 1 = memory → entity → memory; 2 adds one RELATED_TO step.
-        limit: most memories returned.
-        walk: the relational walk, when the question names relations (None: no walk).
+    """Run ``retrieve/expand`` (``cfg``: ``Settings.graph``); the reached memories, best graph
+    score first. ``seeds``: (memory id, weight) of the memories it starts from; ``named``: entity
+    keys the query names, followed straight to the memories about them (not from the seeds:
+    memories that share them are what vector and keyword search find); ``max_hops``: 1 = memory
+    → entity → memory, 2 adds one RELATED_TO step; ``limit``: most memories returned. The
+    relational walk follows the RELATED_TO edges of ``relations`` (``Plan.relations``) up to
+    ``depth`` steps; what a co-mention step reaches counts when its cosine is at least
+    ``walk_floor`` (the weakest vector candidate's).
     """
     named_weight = cfg.named_weight
     if not seeds and not (named and named_weight > 0):
         return []
-    w = walk if walk is not None and walk.depth > 0 and walk.relations else Walk()
+    walking = depth > 0 and bool(relations)
     rows = executor.run(
         graph,
         query("retrieve/expand"),
@@ -107,15 +82,15 @@ def expand(
             "tail_weight": cfg.tail_weight,
             "max_hops": max_hops,
             "hop_weight": cfg.hop_weight,
-            "relations": list(w.relations),
-            "depth": w.depth,
+            "relations": list(relations) if walking else [],
+            "depth": depth if walking else 0,
             "walk_from": cfg.walk_from,
             "walk_per_entity": cfg.walk_per_entity,
             "walk_fanout": cfg.walk_fanout,
             "walk_weight": float(cfg.walk_weight),
             "evidence_weight": float(cfg.evidence_weight),
-            "reach_weight": float(cfg.reach_weight if w.depth else 0.0),
-            "walk_floor": float(w.floor),
+            "reach_weight": float(cfg.reach_weight if walking else 0.0),
+            "walk_floor": float(walk_floor if walking else -2.0),
             "limit": limit,
             "vector": vector_param(vector),
             "sep": EVIDENCE_SEP,

@@ -14,32 +14,25 @@ from .filters import Filters
 
 UNBOUNDED = 2**31 - 2
 """What ``max_df=None`` sends: a count no tenant reaches (no bound)."""
-_DEFAULT = KeywordConfig()
 
 
 @dataclass(frozen=True, slots=True)
 class KeywordHits:
-    """The keyword channel's winners and what they are measured against.
-
-    Attributes:
-        hits: (row, BM25 score), best first.
-        mass: the sum of the searched terms' idf: what a memory holding each term once, at the
-            average length, scores. Fusion divides by it, so a score means the same for a
-            two-word question and a twenty-word one (0 when nothing was searched).
-    """
+    """The keyword channel's winners, (row, BM25 score) best first; ``mass``, the sum of the
+    searched terms' idf (what a memory holding each term once, at the average length, scores:
+    fusion divides by it, so a score means the same for a two-word question and a twenty-word
+    one); ``held``, each winner's id → the idf of the searched terms it holds."""
 
     hits: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     mass: float = 0.0
     held: dict[str, float] = field(default_factory=dict)
-    """Each winner's id → the idf of the searched terms it holds (at any count); ``held / mass``
-    is the share of the question's searched words it has (``ranking/relevance.py``)."""
 
 
 def keyword_search(
     executor: Executor,
     graph: str,
     text: str,
-    cfg: KeywordConfig = _DEFAULT,
+    cfg: KeywordConfig,
     *,
     k: int,
     full: int | None = None,
@@ -47,21 +40,13 @@ def keyword_search(
     filters: Filters | None = None,
 ) -> KeywordHits:
     """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first, and
-    the searched terms' idf mass; ``cfg`` holds the channel's knobs (``Settings.keyword``).
+    the searched terms' idf mass (``cfg``: ``Settings.keyword``).
 
-    User text is sanitised into alphanumeric terms (the full-text syntax is live: ``-``, ``@``,
-    ``*``, quotes and parentheses change the meaning or fail); terms with one Snowball stem are
-    one term. A term too common to say anything (``cfg.common_fraction``, ``cfg.max_df``) is
-    dropped unless every term is; a term in more than ``cfg.fetch_max_df`` memories scores the
-    candidates the rarer ones bring but brings none of its own (docs/performance.md). The
-    engine's coarse full-text score picks up to ``cfg.candidates`` candidates per term; Okapi
-    BM25 over the stem counts each artifact stores ranks them. Only the ``full`` best rows (all
-    by default) carry every property; the rest carry ``id``, ``valid_at``, ``speaker`` and
-    ``session_id`` (``storage/rows.py::is_whole``).
-
-    One query (``retrieve/keyword_search``) does all of it: no candidate text crosses the wire
-    and nothing is scored in Python. ``falkmem/keyword/bm25.py`` is the reference the query's
-    ranking is tested against.
+    User text becomes alphanumeric terms (the full-text syntax is live: ``-``, ``@``, quotes
+    change the meaning or fail), one per Snowball stem. One query (``retrieve/keyword_search``)
+    drops the terms too common to say anything and ranks each term's candidates by Okapi BM25 over
+    the stem counts each artifact stores (``keyword/bm25.py`` is its tested reference). Only the
+    ``full`` best rows (all by default) carry every property (``storage/rows.py::is_whole``).
     """
     wanted = query_terms(text)
     if not wanted:  # nothing searchable: only stopwords, punctuation or query syntax

@@ -1,13 +1,11 @@
-"""The links channel: from the first memories of a search to the ones directly linked to them,
-the turns around them in their session and the memories that share a rare identifier with them
-(``retrieve/links``, one round trip).
+"""The links channel: from the first memories of a search to the turns around them in their
+session and the memories that share a rare identifier with them (``retrieve/links``, one round
+trip; docs/decisions/0004-links-channel.md).
 
-Chat turns carry little on their own: the answer to "When did Zarek bake with his dad?" is
-"Look at the bread we made about a week ago!", the message after the one that matches the
-question; the flight number, the confirmation code and the travel dates of one trip are three
-turns that share an identifier. The channel scores a reached memory by how strongly its seed
-stands out (the seed's score above the field's) and by the link: a turn one step away counts
-more than one two steps away, an identifier named by two memories more than one named by five.
+Chat turns carry little on their own: the answer to "When did Zarek bake with his dad?" is the
+message after the one that matches the question; the flight number, the confirmation code and the
+dates of one trip are three turns that share an identifier. A reached memory scores by how far
+its seed stands out and by the link: a nearer turn, a rarer identifier count more.
 """
 
 from __future__ import annotations
@@ -23,21 +21,15 @@ from ..storage.params import VectorParam, vector_param
 from .filters import Filters
 
 RARE_TYPES = ("identifier", "email")
-"""Entity types whose sharing links two memories: codes, flight and order numbers, emails. Names
-of people and places are shared by memories about different things (measured on LongMemEval:
-following them cost 1.6-2 points of R@10); an identifier names one thing."""
+"""Entity types whose sharing links two memories: codes, flight and order numbers, emails (names
+of people and places are shared by memories about different things; an identifier names one)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LinkHit:
-    """A memory the links channel reached.
-
-    Attributes:
-        row: its projected properties.
-        weight: its strongest link's weight (the seed's standing times the link's share).
-        sim: its cosine similarity to the query (computed in the same query, for fusion).
-        via: the seed's id (a turn link) or the identifier's name (a shared identifier).
-    """
+    """A memory the links channel reached: its row, its strongest link's weight (the seed's
+    standing times the link's share), its cosine to the query (for fusion), and the seed's id (a
+    turn link) or the identifier's name (a shared identifier)."""
 
     row: dict[str, Any]
     weight: float
@@ -55,13 +47,10 @@ def link_search(
     as_of: float | None = None,
     filters: Filters | None = None,
 ) -> list[LinkHit]:
-    """Run ``retrieve/links``; the reached memories, strongest link first.
-
-    Args:
-        cfg: ``window`` turns before and after a seed are reached, each step further weighing
-            ``decay`` times less; an identifier named by 2 to ``rare_mentions`` memories links them.
-        seeds: (memory id, weight) of the memories to start from; weights <= 0 are left out.
-    """
+    """Run ``retrieve/links``; the reached memories, strongest link first. ``cfg.window`` turns
+    before and after a seed are reached, each step further weighing ``cfg.decay`` times less; an
+    identifier named by 2 to ``cfg.rare_mentions`` memories links them. ``seeds``: (memory id,
+    weight) of the memories to start from; weights <= 0 are left out."""
     seeds = [(i, w) for i, w in seeds if w > 0]
     if not seeds or (cfg.window <= 0 and cfg.rare_mentions < 2):
         return []

@@ -1,8 +1,8 @@
 """One search as a list of named stages (``config.STAGES``): route, the channels that propose
-candidates (keyword, vector, graph), fusion, the adjustments that add score deltas (speaker,
-role, asks, impersonal, time, order), the links channel, rerank. Each stage reads its
-own config from ``Settings``, can be switched off by name (``Settings.off``) and reports what it
-did (``Retrieval.stages``: ``explain()``). The channels do the I/O; this module orders them.
+candidates (keyword, vector, graph), fusion, the adjustments (speaker, role, asks, impersonal,
+time, order), the links channel, rerank. Each reads its config from ``Settings``, can be switched
+off by name (``Settings.off``) and reports what it did (``explain().stages``). The channels do
+the I/O; this module orders them.
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..config import ADJUSTMENTS, STAGES, RouterConfig
+from ..config import ADJUSTMENTS, STAGES, LeanConfig, RouterConfig
 from ..embedding.base import embed_checked
 from ..errors import InputError
 from ..evolution.recency import recency_weighted
 from ..models import Hit, StageInfo
-from ..ranking.candidate import Candidate
-from ..ranking.fusion import Fused, fuse, reliabilities
+from ..ranking.fusion import Candidate, Fused, fuse_scores, reliabilities, rrf, sort_key
 from ..ranking.leanings import DAY, QuestionLeanings, lean, name_tokens, said_form
 from ..ranking.relevance import evidence, relevance
 from ..ranking.rerank import NoReranker, RerankOutcome, rerank
@@ -31,10 +30,10 @@ from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row, is_whole, one_per_key, rows_by_id
 from .filters import Filters
-from .graph import Walk, expand, seed_weights
+from .graph import expand, seed_weights
 from .keyword import keyword_search
 from .links import link_search
-from .vector import fetch_size, vector_search
+from .vector import vector_search
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -49,13 +48,13 @@ a clear first hit leads to its neighbours, a first among equals barely."""
 WHOLE_ROWS = 2
 """The vector and keyword channels return every property of their first ``WHOLE_ROWS * k``
 candidates only (the rest as ``{id, valid_at, speaker, session_id}``); the few winners ranked
-further down are fetched by id (1-2 of 100 MuSiQue-100 searches)."""
+further down are fetched by id."""
 SAME_RANKING_K = 10
 """Every ``k`` up to this ranks the same list (a search for 3 hits returns the first 3 of a
 search for 10): below it the channels are still sized for it."""
 
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
-"""Channels that do not need the query embedding (keyword) or wait on the server run here."""
+"""The keyword and graph channels run here, beside the embedding and the vector query."""
 
 
 @dataclass
@@ -63,9 +62,11 @@ class Retrieval:
     """Everything one search computed (the SDK turns it into SearchResult / Explain)."""
 
     plan: Plan
+    question: QuestionLeanings
+    """What the question leans on (the adjustments' input)."""
     channels: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     fused: list[Fused] = field(default_factory=list)
-    """The final ranking before rerank (fusion, adjustments and links applied)."""
+    """The ranking before rerank (fusion, adjustments and links applied)."""
     reranked: list[Fused] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     reranker: str = "none"
@@ -85,8 +86,6 @@ class Retrieval:
     """Each channel's fusion weight in this search (its setting times its reliability)."""
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every candidate's projected row (whole, or ``{id, valid_at, speaker, session_id}``)."""
-    question: QuestionLeanings | None = None
-    """What the question leaned on (the adjustments' input)."""
     leaned: dict[str, dict[str, float]] = field(default_factory=dict)
     """With ``trace``: what each adjustment added to (or took from) each candidate."""
     stages: list[StageInfo] = field(default_factory=list)
@@ -102,14 +101,12 @@ class _Run:
     graph: str
     text: str
     k: int
-    route: RouteArg
     wanted: frozenset[str]
     as_of: float | None
     filters: Filters | None
     trace: bool
     out: Retrieval
-    tz: tzinfo = UTC
-    dimension: int = 0
+    dimension: int
     qvec: VectorParam | None = None
     vec: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     lists: dict[str, list[Candidate]] = field(default_factory=dict)
@@ -125,19 +122,23 @@ class _Run:
         return self.engine.store.executor
 
     def __post_init__(self) -> None:
-        # Read once per search: the reranker, the channels' sizes (keyword and vector read them).
         self.outcome = self.engine.reranker()
         self.reranking = (
             self.s.on("rerank")
             and self.s.rerank_top_n > 0
             and not isinstance(self.outcome.reranker, NoReranker)
         )
-        sized = max(self.k, SAME_RANKING_K)  # what the channels are sized for (see SAME_RANKING_K)
-        self.sized = sized
-        self.fetch_k = fetch_size(
-            self.k, minimum=self.s.vector.overfetch_min, factor=self.s.vector.overfetch_factor
-        )
-        self.full = max(WHOLE_ROWS * sized, self.s.rerank_top_n if self.reranking else 0)
+        self.sized = max(self.k, SAME_RANKING_K)
+        # HNSW runs with ef = max(efRuntime, k): asking for k=10 alone missed whole top-10s at
+        # 100k vectors; fetching 50 or more and cutting brought recall@10 to 0.99.
+        self.fetch_k = max(self.s.vector.overfetch_min, self.s.vector.overfetch_factor * self.k)
+        self.full = max(WHOLE_ROWS * self.sized, self.s.rerank_top_n if self.reranking else 0)
+
+    def listed(self, channel: str, found: Sequence[tuple[dict[str, Any], float]]) -> None:
+        """Keep a channel's (row, score) list, best first, as its candidates, and their rows."""
+        self.lists[channel] = [Candidate(row["id"], sc, channel, i + 1) for i, (row, sc) in enumerate(found)]
+        for row, _ in found:
+            self.keep(row)
 
     def keep(self, row: dict[str, Any]) -> None:
         """Remember a candidate's row; a whole row replaces an ``{id, valid_at}`` one."""
@@ -234,29 +235,17 @@ def _start(
     when = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
     plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=when)
     out = Retrieval(plan=plan, question=question_leanings(plan, text, tz))
-    run = _Run(
-        engine,
-        s,
-        engine.store.graph(tenant_id),
-        text,
-        k,
-        route,
-        wanted,
-        as_of,
-        filters,
-        trace,
-        out,
-        tz,
-        meta.dimension,
-    )
+    graph = engine.store.graph(tenant_id)
+    run = _Run(engine, s, graph, text, k, wanted, as_of, filters, trace, out, meta.dimension)
     run.report("route", "route", t, note=plan.rule)
     return run
 
 
 def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanings:
-    """What the router read from question ``text``, in the form the adjustments take (epoch-second
-    window with its slack: a day before, two days after; its words and capitalised words, for
-    the speakers it names). ``tz``: the zone the plan's times are wall-clock times of."""
+    """What the router read from question ``text``, in the form the adjustments take: its words
+    and capitalised words (for the speakers it names), and the epoch-second window of its time
+    from a day before to two after (people tell of a day afterwards, and time zones shift a
+    date). ``tz``: the zone the plan's times are wall-clock times of."""
     window = None
     if plan.time is not None:
         start = plan.time.start.replace(tzinfo=tz).timestamp() - DAY
@@ -306,9 +295,7 @@ def _vector(run: _Run, vector: Sequence[float] | None) -> None:
         filters=run.filters,
     )
     if "vector" in run.wanted:
-        run.lists["vector"] = [Candidate(a["id"], sim, "vector", i + 1) for i, (a, sim) in enumerate(run.vec)]
-        for a, _ in run.vec:
-            run.keep(a)
+        run.listed("vector", run.vec)
     run.report("vector", "channel", t, ran="vector" in run.wanted, candidates=len(run.vec))
 
 
@@ -318,7 +305,6 @@ def _graph(run: _Run) -> tuple[Any, float]:
     top = run.vec[: c.seed_k]
     weights = seed_weights([sim for _, sim in top], temperature=c.seed_temperature)
     depth = min(plan.depth, c.walk_depth) if run.s.on("walk") else 0
-    walk = Walk(relations=plan.relations, depth=depth, floor=min((sim for _, sim in run.vec), default=-2.0))
     reached = expand(
         run.ex,
         run.graph,
@@ -328,7 +314,9 @@ def _graph(run: _Run) -> tuple[Any, float]:
         named=[key for key, _ in plan.entities],
         max_hops=plan.max_hops,
         limit=max(c.limit, run.k),
-        walk=walk,
+        relations=plan.relations,
+        depth=depth,
+        walk_floor=min((sim for _, sim in run.vec), default=-2.0),
         as_of=run.as_of,
         filters=run.filters,
     )
@@ -343,15 +331,12 @@ def _collect(
     if keyword is not None:
         kw, ms = keyword.result()
         out.units["keyword"], out.held = kw.mass, kw.held
-        run.lists["keyword"] = [Candidate(a["id"], sc, "keyword", i + 1) for i, (a, sc) in enumerate(kw.hits)]
-        for a, _ in kw.hits:
-            run.keep(a)
+        run.listed("keyword", kw.hits)
         run.report("keyword", "channel", ms=ms, candidates=len(kw.hits))
     if graph is not None:
         reached, ms = graph.result()
-        run.lists["graph"] = [Candidate(h.row["id"], h.score, "graph", i + 1) for i, h in enumerate(reached)]
+        run.listed("graph", [(h.row, h.score) for h in reached])
         for h in reached:
-            run.keep(h.row)
             out.similarity.setdefault(h.row["id"], h.sim)
             out.paths[h.row["id"]] = h.paths
             out.via[h.row["id"]] = h.via
@@ -373,14 +358,10 @@ def _fuse(run: _Run) -> None:
         run.lists, strength=f.reliability if s.on("reliability") else 0.0, gap=f.reliability_gap
     )
     out.weights = {name: w * sure.get(name, 1.0) for name, w in base.items() if name in run.lists}
-    out.fused = fuse(
-        run.lists,
-        method=s.fusion.method,
-        similarity=out.similarity,
-        weights=out.weights,
-        units=out.units,
-        rrf_k=s.fusion.rrf_k,
-    )
+    if f.method == "rrf":  # for comparison (benchmarks)
+        out.fused = rrf(run.lists, k=f.rrf_k, weights=out.weights)
+    else:
+        out.fused = fuse_scores(run.lists, similarity=out.similarity, weights=out.weights, units=out.units)
     run.report("fusion", "fusion", t, candidates=len(out.fused), note=f"weights {out.weights}")
     if run.trace:
         for name, cands in run.lists.items():
@@ -396,13 +377,8 @@ def _fuse(run: _Run) -> None:
 def _adjust(run: _Run) -> None:
     """The adjustments: each adds its delta to the candidates it concerns, then one re-sort."""
     t, s, out = time.perf_counter(), run.s, run.out
-    cfg = s.lean.model_copy(
-        update={n: 0.0 for n in ADJUSTMENTS if not s.on(n)}
-        | ({"time_explicit": 0.0} if not s.on("time") else {})
-    )
-    assert out.question is not None
     trace: dict[str, dict[str, float]] = {}
-    out.fused = lean(out.fused, out.rows, out.question, cfg, roles=ROLES, trace=trace)
+    out.fused = lean(out.fused, out.rows, out.question, _leanings(s), roles=ROLES, trace=trace)
     ms = _ms(t)
     for name in ADJUSTMENTS:
         moved = {i: d[name] for i, d in trace.items() if name in d}
@@ -414,6 +390,14 @@ def _adjust(run: _Run) -> None:
         out.leaned = trace
 
 
+def _leanings(s: Settings) -> LeanConfig:
+    """``Settings.lean`` with the adjustments switched off by name (``Settings.off``) at 0."""
+    off = {n: 0.0 for n in ADJUSTMENTS if not s.on(n)}
+    if not s.on("time"):
+        off["time_explicit"] = 0.0
+    return s.lean.model_copy(update=off)
+
+
 def _links(run: _Run) -> None:
     """The links channel: from the first memories of the ranking to the turns around them and the
     memories that share a rare identifier with them; a reached memory gains what its link
@@ -423,36 +407,23 @@ def _links(run: _Run) -> None:
         run.report("links", "channel", ran=False, note="off")
         return
     t = time.perf_counter()
-    seeds = link_seeds(
-        out.fused,
-        out.rows,
-        n=c.seeds,
-        hybrid=out.plan.route == "hybrid",
-        graph_weight=out.weights.get("graph", 0.0),
-    )
+    seeds = _link_seeds(run)
     linked = (
         link_search(run.ex, run.graph, run.qvec or [], c, seeds=seeds, as_of=run.as_of, filters=run.filters)
         if seeds
         else []
     )
-    run.lists["links"] = [Candidate(h.row["id"], h.weight, "links", i + 1) for i, h in enumerate(linked)]
+    run.listed("links", [(h.row, h.weight) for h in linked])
     out.channels["links"] = [(h.row["id"], h.weight) for h in linked]
     added: dict[str, float] = {}
     for h in linked:
-        run.keep(h.row)
         out.similarity.setdefault(h.row["id"], h.sim)
         out.linked[h.row["id"]] = h.via
         added[h.row["id"]] = max(added.get(h.row["id"], 0.0), c.weight * h.weight)
     if added:
         out.fused = _with_links(run, added)
-        out.plan = out.plan.model_copy(
-            update={
-                "links": True,
-                "route": "hybrid",
-                "rule": out.plan.rule
-                + ("" if out.plan.route == "hybrid" else "; its first memories link to others"),
-            }
-        )
+        rule = out.plan.rule + ("" if out.plan.route == "hybrid" else "; its first memories link to others")
+        out.plan = out.plan.model_copy(update={"links": True, "route": "hybrid", "rule": rule})
     run.report("links", "channel", t, candidates=len(linked), added=added if run.trace else {})
 
 
@@ -468,8 +439,7 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
         if i not in have
     ]
     if new:
-        assert out.question is not None
-        cfg = run.s.lean.model_copy(update={"order": 0.0} | {n: 0.0 for n in ADJUSTMENTS if not run.s.on(n)})
+        cfg = _leanings(run.s).model_copy(update={"order": 0.0})
         new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
     merged = [
@@ -484,31 +454,23 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
         else f
         for f in out.fused
     ] + new
-    return sorted(merged, key=lambda f: (-f.score, f.best_rank, f.id))
+    return sorted(merged, key=sort_key)
 
 
-def link_seeds(
-    ranked: Sequence[Fused],
-    rows: dict[str, dict[str, Any]],
-    *,
-    n: int,
-    hybrid: bool,
-    graph_weight: float = 0.0,
-) -> list[tuple[str, float]]:
-    """The first ``n`` memories by what the vector and keyword evidence and the adjustments say
-    (the graph channel's share, ``graph_weight`` times its score, left out: the links reach the
-    neighbours of what the question's own words find, the graph reaches further on its own), with
-    how far each stands above the field (the score at :data:`LINKS_REFERENCE_RANK`), when the
-    links channel can reach anything from them: one of them is a turn of a session (NEXT), or
-    the route is hybrid (shared identifiers)."""
-    if not ranked:
+def _link_seeds(run: _Run) -> list[tuple[str, float]]:
+    """The first ``links.seeds`` memories by their score without the graph channel's share (the
+    links reach the neighbours of what the question's own words find; the graph reaches further
+    on its own), with how far each stands above the score at :data:`LINKS_REFERENCE_RANK`; none
+    unless one is a turn of a session (NEXT) or the route is hybrid (shared identifiers)."""
+    out, graph_weight = run.out, run.out.weights.get("graph", 0.0)
+    if not out.fused:
         return []
     own = sorted(
-        ((f.score - graph_weight * f.scores.get("graph", 0.0), f.id) for f in ranked), key=lambda x: -x[0]
+        ((f.score - graph_weight * f.scores.get("graph", 0.0), f.id) for f in out.fused), key=lambda x: -x[0]
     )
     ref = own[min(LINKS_REFERENCE_RANK, len(own) - 1)][0]
-    top = [(i, score - ref) for score, i in own[:n] if score > ref]
-    if not hybrid and not any((rows.get(i) or {}).get("session_id") for i, _ in top):
+    top = [(i, score - ref) for score, i in own[: run.s.links.seeds] if score > ref]
+    if out.plan.route != "hybrid" and not any((out.rows.get(i) or {}).get("session_id") for i, _ in top):
         return []
     return top
 
@@ -524,21 +486,17 @@ def _fill(run: _Run, ids: Sequence[str]) -> None:
 
 def _rerank(run: _Run) -> None:
     """The cross-encoder over the ranking's head (when one is configured), then recency."""
-    t, s, out = time.perf_counter(), run.s, run.out
-    outcome, on = run.outcome, run.reranking
+    t, s, out, outcome = time.perf_counter(), run.s, run.out, run.outcome
     out.reranker, out.reranker_note = outcome.reranker.name, outcome.note
-    if on:
-        _fill(run, [f.id for f in out.fused[: s.rerank_top_n]])
-    texts = {
-        f.id: str(out.rows[f.id]["text"] or "")
-        for f in out.fused[: s.rerank_top_n]
-        if is_whole(out.rows[f.id])
-    }
-    out.reranked = rerank(
-        run.text, out.fused, texts, outcome.reranker if on else NoReranker(), top_n=s.rerank_top_n
-    )
-    run.report("rerank", "rerank", t, ran=on, note=outcome.note or outcome.reranker.name)
-    if s.recency_weight > 0 and s.on("recency"):  # off by default
+    out.reranked = list(out.fused)
+    if run.reranking:
+        head = out.fused[: s.rerank_top_n]
+        _fill(run, [f.id for f in head])
+        texts = {f.id: str(out.rows[f.id]["text"] or "") for f in head if is_whole(out.rows[f.id])}
+        out.reranked = rerank(run.text, out.fused, texts, outcome.reranker, top_n=s.rerank_top_n)
+    run.report("rerank", "rerank", t, ran=run.reranking, note=outcome.note or outcome.reranker.name)
+    recency = s.recency_weight > 0 and s.on("recency")  # off by default
+    if recency:
         out.reranked = recency_weighted(
             out.reranked,
             out.rows,
@@ -546,7 +504,7 @@ def _rerank(run: _Run) -> None:
             half_life_days=s.recency_half_life_days,
             now=run.as_of if run.as_of is not None else time.time(),
         )
-    run.report("recency", "adjustment", ran=s.recency_weight > 0 and s.on("recency"))
+    run.report("recency", "adjustment", ran=recency)
 
 
 def _hits(run: _Run) -> None:

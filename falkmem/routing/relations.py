@@ -1,10 +1,8 @@
-"""The relations a question asks about: its relational words mapped onto the relation vocabulary.
-
-"Who manages the person who leads the team that built Project Helios?" names three relations
-(manages, leads, built): a chain the graph walk can follow over typed ``RELATED_TO`` edges from
-the entities the first memories name. The words and the relations they stand for live beside
-the extractor's predicates in ``extraction/vocab.py`` (``QUESTION_WORDS``, ``ANSWERED_BY``), so
-the router asks for the labels the extractor writes. No I/O.
+"""The relations a question asks about: "Who manages the person who leads the team that built
+Project Helios?" names three (manages, leads, built), a chain the graph walk follows over typed
+``RELATED_TO`` edges. The words and their relations live beside the extractor's predicates
+(``extraction/vocab.py``: ``QUESTION_WORDS``, ``ANSWERED_BY``), so the router asks for the labels
+the extractor writes.
 """
 
 from __future__ import annotations
@@ -26,14 +24,9 @@ chain starts at the person asking, whom the graph does not hold as an entity."""
 
 @dataclass(frozen=True, slots=True)
 class RelationAsk:
-    """What a question asks of the graph's typed edges.
-
-    Attributes:
-        words: the relational words found, in order ("manages", "leads", "built").
-        relations: the relation labels a memory stating them carries (with inverses and near
-            synonyms, ``vocab.ANSWERED_BY``), in order of first appearance.
-        steps: how many relation steps the words span (a "grandfather" spans two).
-    """
+    """What a question asks of the graph's typed edges: its relational words in order, the
+    relation labels a memory stating them carries (with inverses and near synonyms,
+    ``vocab.ANSWERED_BY``), and how many steps the words span (a "grandfather" spans two)."""
 
     words: tuple[str, ...] = ()
     relations: tuple[Relation, ...] = ()

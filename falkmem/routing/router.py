@@ -1,10 +1,6 @@
-"""The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O of its own).
-
-Besides the route, the plan reads what retrieval leans on: the time the question names
-(``when.py``), whether it asks for the latest or the earliest state, who it is about
-(``who.py``: the asker, or the assistant; a named speaker is among its entities), and the
-relations it asks about (``relations.py``: "manages", "the founder of"), which the graph walk
-follows over typed RELATED_TO edges.
+"""The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O of its own):
+the route, and what retrieval leans on: the time the question names (``when.py``), the latest or
+the earliest state, who it is about (``who.py``), the relations it asks about (``relations.py``).
 """
 
 from __future__ import annotations
@@ -12,13 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Literal, TypedDict
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from ..config import RouterConfig
 from ..extraction.known import KnownEntities
-from .relations import RelationAsk, find_relations
+from .relations import find_relations
 from .when import Order, TimeRef, find_order, find_time
 from .who import Role, answer_role
 
@@ -74,34 +70,14 @@ class Plan(BaseModel):
     depth: int = 0
     """How many relation steps the walk takes from the bridge and named entities: the steps the
     question's relational words span, up to 2 (0: it names none, or the route is vector; the
-    ``graph_walk_depth`` setting may cap it further)."""
+    ``graph.walk_depth`` setting may cap it further)."""
     links: bool = False
-    """Whether the links channel ran (set by the search: its first memories were session turns or
-    named identifiers shared with other memories; turn order and shared identifiers)."""
-
-    @property
-    def n_entities(self) -> int:
-        return len(self.entities)
+    """Whether the links channel ran (set by the search)."""
 
 
 def find_cues(text: str) -> tuple[str, ...]:
     """The relational cues in ``text`` (case-insensitive, whole words), deduplicated in order."""
-    seen: dict[str, None] = {}
-    for m in _CUE_RE.finditer(text.lower()):
-        seen.setdefault(m.group(1), None)
-    return tuple(seen)
-
-
-class _Walk(TypedDict):
-    relation_words: tuple[str, ...]
-    relations: tuple[str, ...]
-    depth: int
-
-
-def _walk(asked: RelationAsk, hybrid: bool) -> _Walk:
-    """What the question asks of the graph; a walk only on the hybrid route (the graph's)."""
-    depth = min(asked.steps, MAX_DEPTH) if hybrid else 0
-    return {"relation_words": asked.words, "relations": asked.relations, "depth": depth}
+    return tuple(dict.fromkeys(m.group(1) for m in _CUE_RE.finditer(text.lower())))
 
 
 def plan_query(
@@ -133,23 +109,11 @@ def plan_query(
     cues = find_cues(text)
     time, order, role = find_time(text, now), find_order(text), answer_role(text)
     asked = find_relations(text)
-    n = len(followable)
+    n, t = len(followable), config.entity_threshold
+    named = "no followable entity named" if entities else "no known entity named"
     if force is not None:
-        return Plan(
-            route=force,
-            entities=entities,
-            cues=cues,
-            rule=f"forced: route={force}",
-            forced=True,
-            max_hops=config.max_hops,
-            followable=followable,
-            time=time,
-            order=order,
-            role=role,
-            **_walk(asked, force == "hybrid"),
-        )
-    t = config.entity_threshold
-    if config.require_cue:
+        hybrid, rule = force == "hybrid", f"forced: route={force}"
+    elif config.require_cue:
         hybrid = n >= t and bool(cues)
         rule = f"entities {n} {'>=' if n >= t else '<'} {t} and {'a' if cues else 'no'} relational cue (cue required)"
     elif n >= t:
@@ -161,22 +125,21 @@ def plan_query(
         # its channel starts from the entities the first vector hits name ("Who was in charge of
         # the country where the composer of Glasbrücke was a citizen?" names no stored entity).
         what = f"relational cue {cues[0]!r}" if cues else f"relational word {asked.words[0]!r}"
-        named = "no followable entity named" if entities else "no known entity named"
         hybrid, rule = True, f"{named}, {what}: the graph starts from the vector hits"
-    else:
-        hybrid = False
-        rule = f"entities {n} < {t}" + ("" if n == 0 or cues else " and no relational cue")
-        if n == 0:
-            rule = "no followable entity named" if entities else "no known entity named"
+    else:  # (one named entity or more with a cue went hybrid above)
+        hybrid, rule = False, named if n == 0 else f"entities {n} < {t} and no relational cue"
     return Plan(
         route="hybrid" if hybrid else "vector",
         entities=entities,
         cues=cues,
         rule=rule,
+        forced=force is not None,
         max_hops=config.max_hops,
         followable=followable,
         time=time,
         order=order,
         role=role,
-        **_walk(asked, hybrid),
+        relation_words=asked.words,
+        relations=asked.relations,
+        depth=min(asked.steps, MAX_DEPTH) if hybrid else 0,  # a walk only on the graph's route
     )

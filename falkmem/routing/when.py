@@ -1,27 +1,14 @@
-"""Time in the question: the dates a query names, resolved against when it is asked.
+"""Time in the question: the window (``[start, end)``, naive) of the first time expression a query
+names, resolved against when it is asked (``search(now=...)``, else the clock): "What did Zarek
+do on 23.01.2024?", "last Saturday", "in May". The answer is in memories of that time, which often
+share nothing else with the question ("I did yoga today").
 
-"What did Zarek do on 23.01.2024?", "I was lent a book last Saturday, by whom?",
-"What did we decide in May?": the answer is in memories of that time, which often share
-nothing else with the question ("I did yoga today"). :func:`find_time` reads the first time
-expression of a query and returns the window it names (``[start, end)``, naive UTC), resolved
-against ``now`` (the question's date: ``search(now=...)``, else the clock).
-
-Read: numeric dates (``2024-01-23``, ``23.01.2024``, ``1/23/2024``, ``2023/05/20``), month
-names with or without a day and a year (``January 23, 2024``, ``the 10th of February``,
-``in May``, ``May 2023``), years after a preposition (``in 2023``), and words relative to now
-(``today``, ``yesterday``, ``last night``, ``last week``, ``this month``, ``last Saturday``,
-``three days ago``, ``a couple of weeks ago``, ``in the past few weeks``, ``recently``).
-Not read: times relative to another time or to an event ("the Friday before", "before the
-move": the event's date is not known until it is retrieved).
-
-A window is *explicit* when the query writes the date out (a calendar date, a month, a year):
-it is then safe to restrict to it; a relative one ("recently", "last week", "ago") is a hint,
-since the reference time or the person may be loose about it. Retrieval uses both as boosts
-by default (``retrieval/when.py``).
-
-A regular expression reader, not ``dateparser``: a question is short and the few forms
-above cover what users ask; ``dateparser.search.search_dates`` finds dates in "May I ask…"
-and "Sun", costs milliseconds per query and cannot say whether a date was written out.
+Read: numeric dates, month names with or without a day and a year, years after a preposition, and
+words relative to now ("yesterday", "last week", "three days ago", "recently"). Not read: times
+relative to another time or to an event ("the Friday before the move": its date is not known until
+it is retrieved). A window is *explicit* when the date is written out (a calendar date, a month, a
+year), a hint when relative. A regular-expression reader, not ``dateparser``, which finds dates in
+"May I ask…" and "Sun", costs milliseconds per query and cannot say whether a date was written out.
 """
 
 from __future__ import annotations
@@ -40,24 +27,14 @@ Order = Literal["latest", "earliest"]
 
 @dataclass(frozen=True, slots=True)
 class TimeRef:
-    """The window a query's time expression names.
-
-    Attributes:
-        start: first instant inside (naive: wall-clock time where the asker lives, the
-            ``timezone`` setting; UTC by default).
-        end: first instant after (naive, likewise).
-        text: the words it was read from.
-        explicit: the date is written out (a calendar date, month or year), not relative.
-    """
+    """The window a query's time expression names: the first instant inside and the first after
+    (naive: wall-clock time where the asker lives, the ``timezone`` setting), the words it was
+    read from, and whether the date is written out (not relative)."""
 
     start: datetime
     end: datetime
     text: str
     explicit: bool
-
-    def widened(self, before: timedelta, after: timedelta) -> TimeRef:
-        """The same window, ``before`` earlier and ``after`` later."""
-        return TimeRef(self.start - before, self.end + after, self.text, self.explicit)
 
 
 _NUMBERS = {
@@ -110,14 +87,7 @@ _EARLIEST = re.compile(
 def find_order(text: str) -> Order | None:
     """Whether the query asks for the latest state ("current", "most recently", "now") or the
     earliest ("first", "originally"); None when neither or both. ("Previous" is not a cue: "our
-    previous conversation" names a past chat, not the older of two values.)
-
-    Example:
-        >>> find_order("What is my current best time in the 5k run?")
-        'latest'
-        >>> find_order("Where did I complete my degree?") is None
-        True
-    """
+    previous conversation" names a past chat, not the older of two values.)"""
     late, early = _LATEST.search(text) is not None, _EARLIEST.search(text) is not None
     if late == early:
         return None
@@ -155,15 +125,10 @@ def _naive(now: datetime | None) -> datetime:
 
 
 def find_time(text: str, now: datetime | None = None) -> TimeRef | None:
-    """The window of the first time expression in ``text``, or None.
-
-    Args:
-        text: the query.
-        now: when it is asked (naive: a wall-clock time, read as it is, which the search gives
-            in the ``timezone`` setting's zone; aware: taken in UTC); default: the clock (UTC).
-            Relative words ("last
-            week") and dates without a year ("on May 3", "in June": the latest one not after
-            ``now``) resolve against it.
+    """The window of the first time expression in ``text``, or None. Relative words and dates
+    without a year (the latest one not after it) resolve against ``now``: naive, a wall-clock time
+    read as it is (the search gives it in the ``timezone`` setting's zone); aware, taken in UTC;
+    default the clock (UTC).
 
     Example:
         >>> r = find_time("What did Zarek do on 23.01.2024?")
@@ -196,17 +161,14 @@ def _resolve(name: str, m: re.Match[str], now: datetime) -> TimeRef | None:
     words = m.group(0).strip()
     today = now.replace(hour=0, minute=0, second=0, microsecond=0)
     one_day = timedelta(days=1)
-    if name in ("iso", "dotted"):
-        d = _day(_year(g["year"]), int(g["month"]), int(g["day"]))
-        return TimeRef(d, d + one_day, words, True) if d else None
-    if name == "slashed":
-        a, b = int(g["a"]), int(g["b"])
-        month, day = (b, a) if a > 12 else (a, b)  # 1/23/2024 is US; 23/1/2024 can only be D/M
-        d = _day(_year(g["year"]), month, day)
-        return TimeRef(d, d + one_day, words, True) if d else None
-    if name in ("month_day_year", "day_month_year", "month_day", "day_month"):
-        month, day = month_number(g["month"]), int(g["day"])
-        year = int(g["year"]) if g.get("year") else _past_year(month, day, now)
+    if name in ("iso", "dotted", "slashed", "month_day_year", "day_month_year", "month_day", "day_month"):
+        if name == "slashed":
+            a, b = int(g["a"]), int(g["b"])
+            month, day = (b, a) if a > 12 else (a, b)  # 1/23/2024 is US; 23/1/2024 can only be D/M
+        else:
+            day = int(g["day"])
+            month = int(g["month"]) if name in ("iso", "dotted") else month_number(g["month"])
+        year = _year(g["year"]) if g.get("year") else _past_year(month, day, now)
         d = _day(year, month, day)
         return TimeRef(d, d + one_day, words, True) if d else None
     if name in ("month_year", "month"):

@@ -1,10 +1,7 @@
-"""Who a question is about, read from its words: the people it names, or the asker.
-
-"What sports does Tamsin play?" is answered by what Tamsin said: her own turns hold 93-96 % of the
-evidence of REALTALK's questions that name one of the two speakers. "Where did I complete my
-degree?" asks about the person asking, who is the ``user`` of a user/assistant chat; "What did
-you suggest for the trip?" asks about the ``assistant``. Retrieval leans (never filters) toward
-the turns of that speaker (``retrieval/pipeline.py``).
+"""Who a question is about, read from its words: the asker ("Where did I complete my degree?":
+the ``user`` of a user/assistant chat) or the one addressed ("What did you suggest?": the
+``assistant``). The speakers it names are among the router's entities; the role and speaker
+leanings (``ranking/leanings.py``) lean toward their turns, never filter.
 """
 
 from __future__ import annotations
@@ -47,25 +44,13 @@ _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\
 
 def in_first_person(text: str) -> bool:
     """Whether ``text`` speaks in the first person, singular or plural ("I", "my", "we", "our",
-    "let's"; "im", "ive" as chats write them): a chat turn that tells of its speaker.
-
-    Example:
-        >>> in_first_person("We try to get together for chess"), in_first_person("That sounds fun!")
-        (True, False)
-    """
+    "let's"; "im", "ive" as chats write them): a chat turn that tells of its speaker."""
     return _ANY_FIRST.search(text.replace("\u2019", "'")) is not None
 
 
 def asker_role(text: str) -> Role | None:
     """``user`` when the question speaks of the asker only ("my", "I"), ``assistant`` when it
-    speaks of the one addressed only ("you said"), else None (both, or neither: "we", names).
-
-    Example:
-        >>> asker_role("Where did I study for my Master's degree?")
-        'user'
-        >>> asker_role("Can you remind me what you suggested?") is None
-        True
-    """
+    speaks of the one addressed only ("you said"), else None (both, or neither: "we", names)."""
     first = _FIRST.search(text.replace("\u2019", "'")) is not None
     second = _SECOND.search(text.replace("\u2019", "'")) is not None
     if first == second:
@@ -93,32 +78,16 @@ _ASKS_THE_ASSISTANT = re.compile(
 
 def asks_the_assistant(query_text: str) -> bool:
     """Whether the question asks what the assistant said ("Can you remind me what you
-    recommended?", "our previous conversation about ..."): then its turns hold the answer and
-    keep their full weight in ``context()`` (``Weights.assistant`` applies to every other question).
-
-    Example:
-        >>> asks_the_assistant("Can you remind me what you suggested for the trip?")
-        True
-        >>> asks_the_assistant("Can you suggest a recipe for dinner?")
-        False
-    """
+    recommended?", "our previous conversation about ..."; not "Can you suggest a recipe?"): then
+    its turns hold the answer and keep their full weight in ``context()``."""
     return _ASKS_THE_ASSISTANT.search(query_text.replace("\u2019", "'")) is not None
 
 
 def answer_role(query_text: str) -> Role:
     """Whose turns of a user/assistant chat a question's answer is in: the ``assistant``'s when it
     speaks to the one addressed only ("what was the name you gave the zombie?") or asks what the
-    assistant said (:func:`asks_the_assistant`), else the ``user``'s. A memory of such a chat is
-    the user's: on the two dev sets of that kind 77 % (BEAM) and 91 % (LongMemEval) of the evidence
-    turns are the user's, whether the question says "I", "you", both or neither ("What would you
-    suggest for my API?").
-
-    Example:
-        >>> answer_role("I'm adding a cache. What would you suggest?")
-        'user'
-        >>> answer_role("Can you remind me what you recommended for the trip?")
-        'assistant'
-    """
+    assistant said (:func:`asks_the_assistant`), else the ``user``'s: in such chats most evidence
+    turns are the user's (77 % on BEAM, 91 % on LongMemEval), whatever pronouns the question uses."""
     role = asker_role(query_text)
     if role is not None:
         return role

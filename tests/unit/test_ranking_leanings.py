@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from falkmem.config import LeanConfig
 from falkmem.ranking.fusion import Fused
 from falkmem.ranking.leanings import (
     DAY,
-    Leanings,
     QuestionLeanings,
     asks_only,
     lean,
@@ -18,7 +18,7 @@ from falkmem.ranking.leanings import (
 )
 from falkmem.retrieval.pipeline import ROLES
 
-W = Leanings()
+W = LeanConfig()
 
 
 def fused(*pairs: tuple[str, float]) -> list[Fused]:
@@ -69,12 +69,12 @@ def test_a_turn_that_says_nothing_of_its_speaker_leans_down() -> None:
         "doc": {"text": "Aspen is a ski resort in Colorado."},
         "fact": {"text": "Dana: Booked flight UA 837 to Tokyo.", "speaker": "Dana", "kind": "fact"},
     }
-    w = Leanings(impersonal=0.1)
+    w = LeanConfig(impersonal=0.1)
     order = (("wow", 0.50), ("ski", 0.45), ("bot", 0.44), ("usr", 0.435), ("doc", 0.43), ("fact", 0.42))
     out = lean(fused(*order), rows, QuestionLeanings(), w, roles=ROLES)
     assert [f.id for f in out] == ["ski", "bot", "usr", "doc", "fact", "wow"]
     assert out[-1].score == pytest.approx(0.50 - 0.1)
-    assert lean(fused(*order), rows, QuestionLeanings(), Leanings(impersonal=0.0), roles=ROLES) == fused(
+    assert lean(fused(*order), rows, QuestionLeanings(), LeanConfig(impersonal=0.0), roles=ROLES) == fused(
         *order
     )
 
@@ -167,7 +167,7 @@ def test_order_needs_times_a_day_apart() -> None:
 
 def test_zero_weights_change_nothing() -> None:
     rows = {"a": {"speaker": "Kevin", "text": "What?", "valid_at": DAY}}
-    off = Leanings(speaker=0, role=0, asks=0, impersonal=0, time=0, time_explicit=0, order=0)
+    off = LeanConfig(speaker=0, role=0, asks=0, impersonal=0, time=0, time_explicit=0, order=0)
     q = QuestionLeanings(
         speakers=frozenset({"kevin"}), role="user", window=(0.0, 2 * DAY), explicit=True, order="latest"
     )

@@ -11,7 +11,6 @@ PACKAGES = ["falkmem.keyword", "falkmem.ranking", "falkmem.context"]
 MODULES = [
     "falkmem.keyword.tokens",
     "falkmem.keyword.bm25",
-    "falkmem.ranking.candidate",
     "falkmem.ranking.fusion",
     "falkmem.ranking.rerank",
     "falkmem.context.tokens",
