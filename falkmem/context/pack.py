@@ -130,12 +130,6 @@ def refers_back(query: str) -> bool:
     Such questions are about a sequence of events, so the packer orders their memories by
     time; the same cues mean the caller asks for history, so superseded facts are kept.
 
-    Args:
-        query: the user's query.
-
-    Returns:
-        True when a temporal back-reference cue occurs in the query.
-
     Example:
         >>> refers_back("What did we decide last time about the budget?")
         True
@@ -217,13 +211,6 @@ def _by_rank(rank: int, half: float | None) -> float:
     return 1.0 / (1.0 + rank / half) if half else 1.0
 
 
-def _prior(item: ContextItem, rank: int, w: PackingConfig, *, assistant: float) -> float:
-    prior = _by_rank(rank, w.prior_half)
-    if role_of(item.speaker) == "assistant":  # its turns restate the user's words
-        prior *= assistant
-    return prior
-
-
 def pack(
     query: str,
     items: Sequence[ContextItem],
@@ -232,8 +219,6 @@ def pack(
     counter: TokenCounter,
     chronological: bool | None = None,
     history: bool | None = None,
-    connections: bool | None = None,
-    legend: bool = False,
     weights: PackingConfig | None = None,
     dates: bool = True,
     tz: tzinfo = UTC,
@@ -241,17 +226,10 @@ def pack(
 ) -> PackedContext:
     """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
-    Superseded items are dropped unless the query refers back (:func:`refers_back`), and items
-    that equal or nearly equal (85 % of their words, the same numbers) a better-ranked one; the
-    rest are cut into a title and sentences (:mod:`.sentences`), and sentences are chosen
-    greedily by marginal relevance per token (:mod:`.select`, scored by :mod:`.signals`) while
-    the rendered text fits. The text has one line per source, ``[n] [date] [Title: |speaker:
-    ]sentence … sentence`` (:mod:`.render`; the date when the order is by time or the dated
-    candidates span more than one day), then ``Connections: a -rel-> b; ...`` when graph
-    triples earn their tokens, then, with ``legend``, ``Sources:`` and one ``[n] ids · session
-    · time`` line per label. Every fit is checked by counting the rendered text with
-    ``counter``, so the budget holds for any tokenizer (see :class:`.tokens.TokenCounter` for
-    the ``additive`` and ``join_tokens`` promises that let it sum cached line counts).
+    Drops superseded items (unless the query refers back: :func:`refers_back`) and duplicates
+    or near-duplicates of a better-ranked item, cuts the rest into sentences (:mod:`.sentences`)
+    and chooses sentences greedily by gain per token (:mod:`.select`, :mod:`.signals`) while the
+    rendered text (:mod:`.render`), counted whole with ``counter``, fits.
 
     Args:
         query: the user's query.
@@ -262,20 +240,14 @@ def pack(
             the query refers back (None).
         history: keep superseded items (True), drop them (False), or keep them only when the
             query refers back (None).
-        connections: graph triples only when they earn their tokens (None), after the
-            sentences while they fit (True), or never (False).
-        legend: append the ``Sources:`` legend (within the budget).
         weights: the scoring weights (default :class:`~falkmem.config.PackingConfig`).
-        dates: write after the relative time words of memories that are not timeless
-            ("yesterday") the date they mean (:func:`.when.anchor`); False: as written.
-        tz: the time zone whose calendar days the lines show and relative time words are read
-            in; the legend and :attr:`PackedContext.sources` keep UTC times.
-        window: the time window the question names (``Plan.time``: start, end; naive wall-clock
-            times in ``tz``); when it spans at most ``ASKED_DAYS`` days, a sentence whose
-            relative time words name a day inside it gains ``PackingConfig.day``.
-
-    Returns:
-        The packed context.
+        dates: write the date a relative time word of a memory that is not timeless means
+            after it ("yesterday (7 May 2023)", :func:`.when.anchor`); False: as written.
+        tz: the time zone of the days the lines show and relative time words are read in; the
+            legend and :attr:`PackedContext.sources` keep UTC times.
+        window: the question's time window (``Plan.time``: start, end; naive wall-clock times
+            in ``tz``); when it spans at most ``ASKED_DAYS`` days, a sentence whose relative
+            time words name a day inside it gains ``PackingConfig.day``.
 
     Raises:
         InputError: ``budget_tokens`` is 0 or negative.
@@ -319,8 +291,7 @@ def pack(
 
     analyses = [a for _, a in unique]
     via = [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via]
-    titles = [a.title for a in analyses]
-    bridges = chain_names(via, titles, analyses, query)
+    bridges = chain_names(via, [a.title for a in analyses], analyses, query)
     stems, hot = read_query(query, bridges)
     hots = [
         frozenset(i for i, t in enumerate(a.texts) if i == 0 or (hot is not None and hot.search(t.lower())))
@@ -352,24 +323,27 @@ def pack(
         triples = []
         for t in item.triples:
             tk = (_dedupe_key(t[0]), _dedupe_key(t[1]), _dedupe_key(t[2]))
-            if all(tk) and tk not in seen_triples and connections is not False:
+            if all(tk) and tk not in seen_triples:
                 seen_triples.add(tk)
                 triples.append(t)
         block = f"s:{item.session}" if item.session else f"i:{item.id}"
-        speaker = item.speaker
+        prior = _by_rank(rank, w.prior_half)
+        if role_of(item.speaker) == "assistant":  # its turns restate the user's words
+            prior *= assistant
         dated = item.kind not in TIMELESS
-        e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
-                  at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),
-                  dated=dated, hot=h, said=dates and dated, on_day=d)  # fmt: skip
+        e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=item.speaker, session=item.session,
+                  at=item.at, triples=tuple(triples), prior=prior, dated=dated, hot=h, said=dates and dated,
+                  on_day=d)  # fmt: skip
         score_entry(e, q, w)
         entries.append(e)
 
     def run(additive: bool) -> tuple[Selected, str, int]:
         for e in entries:
             e.chosen.clear()
-        chosen = select(entries, q, w, budget_tokens, Meter(counter, additive=additive), by_time=by_time,
-                        show_dates=show_dates, legend=legend, connections=connections, asked=asked,
-                        tz=tz)  # fmt: skip
+        meter = Meter(counter, additive=additive)
+        chosen = select(
+            entries, q, w, budget_tokens, meter, by_time=by_time, show_dates=show_dates, asked=asked, tz=tz
+        )
         text = "\n".join(chosen.lines)
         return chosen, text, counter.count(text)
 

@@ -1,20 +1,10 @@
-"""How a packed context reads: one line per source, a short label, the date once, and a legend
-of provenance only when asked.
+"""How a packed context reads: one line per source, a short label, the date once.
 
-The format (docs/context.md)::
+The format (docs/context.md, "The format")::
 
     [1] 20 May 2023 user: I booked TP 1234 to Lisbon. … assistant: Your code is QX7RTP.
     [2] Brannock Falls: Brannock Falls is a waterfall in northern Wales.
     Connections: Atlas team -built-> Project Helios; Priya Chandran -leads-> Atlas team
-    Sources:
-    [1] s1:0, s1:1 · s1 · 2023-05-20 09:00
-    [2] p000123
-
-A line is ``[<label>]``, the date of its first memory when dates tell memories apart, then
-each memory of the source: its title (``Title: ``, left out when a rendered sentence repeats
-it) or its speaker (``user: ``), and its chosen sentences (`` … `` where sentences were left
-out between them). Consecutive turns of one session share a line and a label. The
-``Sources:`` legend maps each label to the memory ids, the session and the time (UTC).
 """
 
 from __future__ import annotations
@@ -26,20 +16,9 @@ from datetime import UTC, date, datetime, tzinfo
 from .sentences import Analysis, one_line
 from .when import anchor, day_text
 
-__all__ = [
-    "CONNECTIONS",
-    "LEGEND",
-    "Piece",
-    "day",
-    "legend_line",
-    "line_parts",
-    "local_day",
-    "stamp",
-    "triple_text",
-]
+__all__ = ["CONNECTIONS", "Piece", "day", "legend_line", "line_parts", "local_day", "triple_text"]
 
 CONNECTIONS = "Connections:"
-LEGEND = "Sources:"
 
 
 def utc(at: datetime) -> datetime:
@@ -55,11 +34,6 @@ def local_day(at: datetime, tz: tzinfo = UTC) -> date:
 def day(at: datetime, tz: tzinfo = UTC) -> str:
     """``20 May 2023``, the day in ``tz``: fewer tokens than ISO and no day/month ambiguity."""
     return day_text(local_day(at, tz))
-
-
-def stamp(at: datetime) -> str:
-    """``2023-05-20 09:00`` (UTC), for the legend."""
-    return utc(at).strftime("%Y-%m-%d %H:%M")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,12 +87,12 @@ def line_parts(label: str, date: str | None, pieces: Sequence[Piece]) -> list[st
 
 
 def legend_line(label: str, ids: Sequence[str], session: str | None, at: datetime | None) -> str:
-    """``[label] id, id · session · 2023-05-20 09:00`` (missing parts left out)."""
+    """``[label] id, id · session · 2023-05-20 09:00`` (UTC; missing parts left out)."""
     parts = [", ".join(one_line(i) for i in ids)]
     if session:
         parts.append(one_line(session))
     if at is not None:
-        parts.append(stamp(at))
+        parts.append(utc(at).strftime("%Y-%m-%d %H:%M"))
     return f"[{label}] " + " · ".join(parts)
 
 

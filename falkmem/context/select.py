@@ -1,17 +1,10 @@
 """Choosing sentences for a budget: greedy by marginal relevance per token, never over budget.
 
-Candidates are a memory's sentences, one at a time, except where a sentence cannot stand
-alone: one that leans on the sentence before it ("However, ...", "They ...") comes with that
-sentence (unless it only says "it" or "he" and the memory's title is rendered), one that
-announces a list (ends with ":") with the next, or with the whole list when it is numbered and
-its items are short (then none of them is a candidate alone). A candidate's gain is what its
-sentences add (:mod:`.signals`; words the context holds already count less, a sentence that
-repeats one already chosen counts nothing, one that restates it with other numbers counts
-whole: an update), its cost the tokens it adds, the first sentence of a memory also paying for
-its label, date and title. The best gain per token is taken while it fits (lazy greedy: gains
-shrink as the context grows, but for an update's, so a candidate is re-scored only when it
-reaches the top). Every fit is checked on the rendered text with the caller's counter, so the
-budget holds for any tokenizer.
+A candidate is a group of a memory's sentences (:func:`candidates`); its gain is what its
+sentences add (:mod:`.signals`), its cost the tokens it adds. The best gain per token is taken
+while it fits, lazily: gains only shrink as the context grows (but for an update's), so a
+candidate is re-scored only when it reaches the top. Every fit is checked on the rendered text
+with the caller's counter. docs/context.md ("How sentences are chosen") has the rules.
 """
 
 from __future__ import annotations
@@ -25,7 +18,7 @@ from datetime import UTC, datetime, tzinfo
 from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..text.tokens import tokenize
-from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, local_day, triple_text
+from .render import CONNECTIONS, Piece, day, line_parts, local_day, triple_text
 from .sentences import Analysis, Sentence
 from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
@@ -118,9 +111,7 @@ def score_entry(
     # for the chain though it says "it" ("Thornvale: It is located within Elmshire").
     titled = 0.0
     if a.title is not None:
-        titled = (
-            1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
-        )
+        titled = 1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain(a.title_norm)
     base, lead, prior, hot, on_day = weights.base, weights.lead, e.prior, e.hot, e.on_day
     asked = query.stems.keys()
     out: list[float] = []
@@ -130,7 +121,7 @@ def score_entry(
         if i in hot or bridged:
             s = a.sentence(i)
             lexical = not asked.isdisjoint(s.words)
-            chained = 1.0 if bridged else max(titled if i == 0 else 0.0, query.names_chain(s))
+            chained = 1.0 if bridged else max(titled if i == 0 else 0.0, query.names_chain(s.norm))
             typed = (lexical or chained > 0) and query.typed(s)
             g += weights.chain * chained + weights.answer_type * typed + weights.day * (i in on_day)
         out.append(prior * g)
@@ -156,11 +147,10 @@ class _State:
     entries: list[Entry]
     by_time: bool
     show_dates: bool
-    legend: bool
-    triples: list[Triple] = field(default_factory=list)
-    meter: Meter | None = None
-    tz: tzinfo = UTC
+    meter: Meter
+    tz: tzinfo
     """The zone whose calendar days the lines show and "yesterday" is read in."""
+    triples: list[Triple] = field(default_factory=list)
     _lines: dict[tuple[object, ...], str] = field(default_factory=dict)
 
     def arrange(self) -> list[list[Entry]]:
@@ -197,7 +187,7 @@ class _State:
                 ]  # fmt: skip
                 parts = line_parts(label, date, pieces)
                 text = self._lines[key] = " ".join(parts)
-                if self.meter is not None and self.meter.spaced and text not in self.meter._cache:
+                if self.meter.spaced and text not in self.meter._cache:
                     # a part ending in a label colon ("Title:") gains ": " when joined: +1
                     self.meter._cache[text] = sum(self.meter.line(part) for part in parts) + sum(
                         1 for part in parts[:-1] if part.endswith(":")
@@ -205,12 +195,6 @@ class _State:
             lines.append(text)
         if self.triples:
             lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
-        if self.legend and blocks:
-            lines.append(LEGEND)
-            for label, members in zip(labels, blocks, strict=True):
-                first_at = next((e.at for e in members if e.at is not None), None)
-                session = members[0].session if len({e.session for e in members}) == 1 else None
-                lines.append(legend_line(label, [e.id for e in members], session, first_at))
         return Selected(lines=lines, blocks=blocks, labels=labels, triples=list(self.triples))
 
 
@@ -295,29 +279,21 @@ def select(
     *,
     by_time: bool,
     show_dates: bool,
-    legend: bool,
-    connections: bool | None,
-    asked: frozenset[str] = frozenset(),
-    tz: tzinfo = UTC,
+    asked: frozenset[str],
+    tz: tzinfo,
 ) -> Selected:
     """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
 
-    ``connections``: None lets each triple of a chosen memory compete for tokens like a
-    sentence; True adds them after the sentences while they fit; False never renders them.
-    ``asked``: the question's words (a name it holds is no bridge).
-    ``tz``: the zone of the days the lines show.
+    ``asked``: the question's words (a name it holds is no bridge); ``tz``: the zone of the
+    days the lines show.
 
-    A name first met in a chosen sentence that the question does not hold and few other
-    candidates mention (at most a fifth of them) is a bridge: the memories that mention it
-    get the rank prior ``weights.bridge`` at least, and their sentences naming it the chain
-    gain, so the next hop is chosen though it shares no word with the question. Not within one
-    conversation: a name that a chat turn (a memory with a speaker) shares with a turn of its
-    own session is the conversation's topic, and the turns naming it again elaborate it (an
-    assistant's list of "Alpine" mountain huts after the user's "huts in the Alpine
-    valleys"); across sessions it is the same thing met again (the trip booked in one session,
-    its delay in another). Turns without a session count as one conversation.
+    A name first met in a chosen sentence that the question does not hold and at most a fifth
+    of the candidates mention is a bridge: the memories naming it get at least the rank prior
+    ``weights.bridge``, and their sentences naming it the chain gain. Not when a chat turn
+    shares it with a turn of its own session: there it is the conversation's topic, not a next
+    hop (turns without a session count as one conversation).
     """
-    state = _State(entries, by_time, show_dates, legend, meter=meter, tz=tz)
+    state = _State(entries, by_time, show_dates, meter, tz)
     covered: dict[str, int] = {}
     seen: list[Sentence] = []
     seen_texts: set[str] = set()
@@ -397,7 +373,7 @@ def select(
 
     def triple_gain(e: Entry, t: Triple) -> float:
         tokens = tokenize(" ".join(t))
-        chained = query.names_chain_text(" ".join(tokens))
+        chained = query.names_chain(" ".join(tokens))
         words = {stem(tok) for tok in tokens}
         return e.prior * (
             weights.chain * chained + weights.lexical * query.lexical(words, covered, weights.repeat)
@@ -466,9 +442,8 @@ def select(
                     ):
                         push(j, g2, None, gain(near, g2) / estimate(j, g2))
         if not was_open:
-            if connections is None:
-                for t in e.triples:
-                    push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
+            for t in e.triples:
+                push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
             for other in groups[idx]:  # no longer paying for the label and title: re-rank
                 if not set(other) <= e.chosen:
                     push(idx, other, None, gain(e, other) / estimate(idx, other))
@@ -513,13 +488,4 @@ def select(
         if any(i in e.hot and duplicate(e, i) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)
         accept(idx, new)
-    if connections:
-        for members in state.arrange():
-            for member in members:
-                for t in member.triples:
-                    if t in state.triples:
-                        continue
-                    state.triples.append(t)
-                    if meter.count(state.render().lines) > budget:
-                        state.triples.pop()
     return state.render()

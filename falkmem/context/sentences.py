@@ -1,12 +1,8 @@
 """A memory cut into what the packer chooses from: an optional title line and its sentences.
 
-Each sentence's features (its word stems, whether it leans on the sentence before it, whether
-it holds a number, a date, a time of day or a name) are computed the first time the packer
-asks for them, then kept with the memory's analysis. Analyses are kept in a bounded cache
-keyed by text (:func:`analyse`): a memory that comes back among the next question's
-candidates costs a lookup. The packer asks for the features of the sentences that share a
-word prefix with the question or name a bridge entity (and of first sentences); the others
-are only cut (``text/sentences.py``) and counted.
+A sentence's features are computed the first time the packer asks for them (it asks only for
+the sentences a question makes worth scoring), then kept with the memory's analysis, which is
+cached by text (:func:`analyse`): a memory that comes back for the next question costs a lookup.
 """
 
 from __future__ import annotations
@@ -27,9 +23,8 @@ ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
 _WS = re.compile(r"\s+")
 _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
-"""Heading marks and bullets, found after the line break that opens their line: a pattern
-opening with a literal is scanned for it at C speed (one anchored with ``^`` under MULTILINE is
-tried at every position: 20 times slower on a 2,000-character answer)."""
+"""Heading marks and bullets, after the line break that opens their line (a pattern opening
+with a literal is scanned at C speed; one anchored with ``^`` under MULTILINE is far slower)."""
 _EMPHASIS = re.compile(r"\*\*|__")
 _MARKS = frozenset("#-*•")
 _ANAPHORIC = frozenset(
@@ -46,23 +41,8 @@ _COUNTS = _NUMBER_WORDS | {"single"}
 ("a single free night" and "two free nights" say different things)."""
 _DATE_WORDS = frozenset(MONTHS).union(
     WEEKDAY_NAMES,
-    [
-        "yesterday",
-        "today",
-        "tomorrow",
-        "tonight",
-        "week",
-        "weekend",
-        "month",
-        "year",
-        "century",
-        "decade",
-        "spring",
-        "summer",
-        "autumn",
-        "fall",
-        "winter",
-    ],
+    """yesterday today tomorrow tonight week weekend month year century decade spring summer autumn
+    fall winter""".split(),  # noqa: SIM905 - a word block reads better than quoted strings
 )
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
@@ -73,8 +53,8 @@ def one_line(text: str) -> str:
 
 
 class Sentence(NamedTuple):
-    """One sentence of a memory, with what scoring needs (a named tuple: made for every
-    sentence a question touches, it costs a third of what a frozen dataclass did).
+    """One sentence of a memory, with what scoring needs (a named tuple: cheaper to make than a
+    dataclass, and one is made for every sentence a question touches).
 
     Attributes:
         text: the sentence on one line (markdown emphasis and bullets dropped).
@@ -130,26 +110,11 @@ class Analysis:
         texts: its sentences after the title, in order, each on one line.
     """
 
-    __slots__ = (
-        "_folded",
-        "_names",
-        "_sentence_names",
-        "_sentences",
-        "_title_names",
-        "_words",
-        "texts",
-        "title",
-    )
-
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
         self.texts = texts
         self._sentences: list[Sentence | None] = [None] * len(texts)
-        self._words: frozenset[str] | None = None
-        self._names: frozenset[str] | None = None
         self._sentence_names: list[frozenset[str] | None] = [None] * len(texts)
-        self._title_names: tuple[str, frozenset[str]] | None = None
-        self._folded: str | None = None
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -161,21 +126,6 @@ class Analysis:
             s = self._sentences[i] = _sentence(self.texts[i])
         return s
 
-    @property
-    def words(self) -> frozenset[str]:
-        """The stems of every word of the memory (title included), stopwords removed."""
-        if self._words is None:
-            self._words = _stems(tokenize(" ".join((self.title or "", *self.texts))))
-        return self._words
-
-    @property
-    def folded(self) -> str:
-        """Its sentences joined by spaces, case-folded (where another memory's title is looked
-        for)."""
-        if self._folded is None:
-            self._folded = " ".join(self.texts).casefold()
-        return self._folded
-
     def names_of(self, i: int) -> frozenset[str]:
         """The names sentence ``i`` mentions (:func:`names_in`; computed once)."""
         found = self._sentence_names[i]
@@ -183,34 +133,33 @@ class Analysis:
             found = self._sentence_names[i] = frozenset(names_in(self.texts[i]))
         return found
 
-    def _title_tokens(self) -> tuple[str, frozenset[str]]:
-        if self._title_names is None:
-            tokens = tokenize(self.title or "")
-            self._title_names = (
-                " ".join(tokens),
-                frozenset(t for t in tokens if t not in STOPWORDS),
-            )
-        return self._title_names
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        """The stems of every word of the memory (title included), stopwords removed."""
+        return _stems(tokenize(" ".join((self.title or "", *self.texts))))
 
-    @property
+    @functools.cached_property
+    def folded(self) -> str:
+        """Its sentences joined by spaces, case-folded (where another memory's title is looked
+        for)."""
+        return " ".join(self.texts).casefold()
+
+    @functools.cached_property
     def title_norm(self) -> str:
         """The title's lower-case tokens joined by single spaces ("" without a title)."""
-        return self._title_tokens()[0]
+        return " ".join(tokenize(self.title or ""))
 
-    @property
+    @functools.cached_property
     def title_names(self) -> frozenset[str]:
         """The title's words, lower-cased, stopwords left out (what a bridge name matches)."""
-        return self._title_tokens()[1]
+        return frozenset(t for t in tokenize(self.title or "") if t not in STOPWORDS)
 
-    @property
+    @functools.cached_property
     def names(self) -> frozenset[str]:
         """Its capitalised words (lower-cased) that are not a sentence's first word, and the
         words of its title: the names it mentions."""
-        if self._names is None:
-            # one pass over the memory: a sentence's first word follows a line break here
-            text = " " + (self.title or "") + "\n" + "\n".join(self.texts)
-            self._names = frozenset(names_in(text))
-        return self._names
+        # one pass over the memory: a sentence's first word follows a line break here
+        return frozenset(names_in(" " + (self.title or "") + "\n" + "\n".join(self.texts)))
 
 
 def _marked(body: str) -> bool:
@@ -224,11 +173,9 @@ def _marked(body: str) -> bool:
 
 
 def _unmark(body: str) -> str:
-    """``body`` without markdown emphasis (``**``, ``__``) and without the heading marks and
-    bullets that open a line: what one left-to-right regex pass removed before (the unit tests
-    hold the two equal), in two faster passes: the line marks first, then the emphasis. The two
-    never overlap (a bullet is one star and a space, emphasis two stars) nor make one another,
-    so the order changes nothing."""
+    """``body`` without markdown emphasis (``**``, ``__``) and the heading marks and bullets
+    that open a line, in two passes (the unit tests hold them equal to one regex pass): the two
+    never overlap (a bullet is one star and a space, emphasis two stars) nor make one another."""
     body = _LINE_MARKS.sub("\n", "\n" + body)[1:]
     if "__" not in body:
         return body.replace("**", "")

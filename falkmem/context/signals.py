@@ -1,13 +1,10 @@
 """What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals.
 
-No model runs here. A sentence earns its place by the question's words it holds (stems,
-weighted by how rare they are among the candidates, worth less each time the context holds
-them already); by the chain: it names a bridge entity the graph followed (weighted by the rank
-of the memory it led to), the title of another candidate, or opens a memory whose title names
-one; by the answer's type (a date for "when", a number for "how many"...); by naming the day
-the question asks about; and by its memory's rank and its position. Only "hot" sentences, those
-holding a 4-letter prefix of a question word or a bridge name, are scored on words, chain and
-type; the rest are worth the rank prior alone. docs/context.md explains each signal.
+No model runs here. A sentence earns its place by the question's words it holds (weighted by
+their rarity among the candidates), by naming a bridge of the chain, by holding the answer's
+type, by naming the day asked about, and by its memory's rank and its position. Only "hot"
+sentences (a 4-letter prefix of a question word or a bridge name) are scored on words, chain
+and type; the rest are worth the rank prior alone. docs/context.md explains each signal.
 """
 
 from __future__ import annotations
@@ -70,7 +67,7 @@ class Query:
     chain: Mapping[str, float]
     hot: re.Pattern[str] | None
     _padded: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
-    """``chain`` as (" name ", weight): what ``names_chain_text`` looks for."""
+    """``chain`` as (" name ", weight): what ``names_chain`` looks for."""
     _wants: tuple[bool, bool, bool, bool] = field(init=False, repr=False, compare=False)
     """Whether ``wants`` holds date, time, number, name (what ``typed`` reads)."""
 
@@ -87,13 +84,9 @@ class Query:
             got += self.stems[w] * repeat ** covered.get(w, 0)
         return got / self.total
 
-    def names_chain(self, s: Sentence) -> float:
-        """The weight of the heaviest bridge entity the sentence names (0: none)."""
-        return self.names_chain_text(s.norm)
-
-    def names_chain_text(self, norm: str) -> float:
-        """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces)
-        names (0: none)."""
+    def names_chain(self, norm: str) -> float:
+        """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces,
+        as ``Sentence.norm``) names (0: none)."""
         if not self._padded:
             return 0.0
         hay = f" {norm} "

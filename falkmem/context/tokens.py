@@ -23,14 +23,11 @@ __all__ = [
 class TokenCounter(Protocol):
     """Counts the tokens of a text the way the consuming LLM would (or more).
 
-    A counter may also set ``additive = True`` when ``count(a + "\\n" + b) == count(a) +
-    count(b)`` for all texts; the packer then sums cached line counts instead of recounting
-    the whole context at each step. Without the attribute a counter is taken as not additive.
-    A counter may instead set ``join_tokens = n`` when ``count(a + "\\n" + b) <= count(a) +
-    count(b) + n``: line counts are then summed with ``n`` per join, an upper bound (a BPE
-    tokenizer whose pieces never span a newline, but which may spend a token on it). Either
-    way the packed text is counted whole at the end, and packed again counting whole texts if
-    a claim was wrong.
+    Optional promises let the packer sum cached line counts instead of recounting the whole
+    context at each step: ``additive = True`` when ``count(a + "\\n" + b) == count(a) +
+    count(b)`` for all texts, or ``join_tokens = n`` when it is at most ``count(a) + count(b) +
+    n``. The packed text is counted whole at the end, and packed again counting whole texts if
+    a promise was wrong.
 
     Attributes:
         name: what counted, for explain output (``"regex"``, ``"hf:<path>"``).
@@ -43,14 +40,11 @@ class TokenCounter(Protocol):
         ...
 
 
-# What is counted, as one match each: a run of ASCII letters splits into chunks of up to six
-# (``ceil(len / 6)`` matches), a run of ASCII digits into chunks of up to three; in ASCII text
-# every other non-space character is one more match (one pass counts it all).
+# One match per token (the rules are in RegexTokenCounter's docstring); ASCII text in one pass.
 _LETTER_CHUNKS = re.compile(r"[A-Za-z]{1,6}")
 _DIGIT_CHUNKS = re.compile(r"[0-9]{1,3}")
 _ASCII_PIECES = re.compile(r"[A-Za-z]{1,6}|[0-9]{1,3}|[^A-Za-z0-9\s]")
-# Any text in one pass per class: word characters that are not ASCII letters or digits (each
-# counts 1), symbols (1), and the non-ASCII symbols among them (1 more).
+# Other text in one pass per class: other word characters (1), symbols (1), non-ASCII ones (1 more).
 _OTHER_WORD = re.compile(r"[^\W0-9A-Za-z]")
 _SYMBOL = re.compile(r"[^\w\s]")
 _WIDE_SYMBOL = re.compile(r"[^\w\s\x00-\x7f]")
@@ -68,12 +62,12 @@ class RegexTokenCounter:
     * every other word character (CJK, accented letters, ``_``) counts 1;
     * an ASCII symbol counts 1, a non-ASCII symbol (emoji, typographic marks) counts 2;
     * a colon that ends a label (``": "``, as in ``"ana: Thanks!"``) counts one more: BPE
-      tokenizers split the short name before it (docs/context.md has the measurement).
+      tokenizers split the short name before it.
 
-    On English prose this over-counts typical BPE tokenizers (cl100k, o200k, Llama) by a few
-    percent, so a context packed to a budget with it fits the model's budget. It is an
-    estimate, not a bound: random identifiers and some scripts can still split finer. Use
-    :class:`HFTokenCounter` with the model's own tokenizer when the count must be exact.
+    On English prose this over-counts typical BPE tokenizers (cl100k, o200k, Llama), so a
+    context packed with it fits the model's budget. It is an estimate, not a bound (random
+    identifiers and some scripts split finer): count with the model's own tokenizer
+    (:class:`HFTokenCounter`, :class:`TiktokenCounter`) when the count must be exact.
 
     Example:
         >>> RegexTokenCounter().count("Alice manages the Helios team.")
@@ -85,20 +79,10 @@ class RegexTokenCounter:
     """Pieces never span whitespace, so counts add up over newline-joined texts."""
 
     def count(self, text: str) -> int:
-        """Estimate the number of tokens in ``text``.
-
-        Args:
-            text: any text.
-
-        Returns:
-            The estimated token count.
-        """
+        """Estimate the number of tokens in ``text``."""
         labels = text.count(": ")  # never spans a newline join: the counts stay additive
         if text.isascii():  # the common case: every other non-space character is a symbol
             return len(_ASCII_PIECES.findall(text)) + labels
-        # Other text in one pass per class (what a loop over each word's runs would count): a
-        # word character that is not an ASCII letter or digit counts 1, a symbol 1, a non-ASCII
-        # one 2.
         return (
             len(_LETTER_CHUNKS.findall(text)) + len(_DIGIT_CHUNKS.findall(text)) + len(_OTHER_WORD.findall(text))
             + len(_SYMBOL.findall(text)) + len(_WIDE_SYMBOL.findall(text)) + labels
@@ -212,9 +196,8 @@ class TiktokenCounter(_LazyCounter):
     """
 
     join_tokens = 1
-    """OpenAI's encodings cut text into pieces before BPE; a newline between two lines is its
-    own piece or joins the punctuation before it: a join adds at most one token (docs/context.md
-    has the measurement). Line counts are summed."""
+    """OpenAI's encodings cut text into pieces before BPE: a newline between two lines is its
+    own piece or joins the punctuation before it, at most one token more."""
 
     def __init__(self, encoding: str) -> None:
         super().__init__(f"tiktoken:{encoding}")
