@@ -14,9 +14,9 @@ from ..errors import InputError
 from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
 from ..text.tokens import tokenize
-from .render import day, legend_line, local_day, utc
+from .render import day, local_day, utc
 from .select import Entry, Meter, Selected, score_entry, select
-from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse
+from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, one_line
 from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
 from .when import days_named
@@ -75,9 +75,15 @@ class Source:
     partial: tuple[str, ...] = ()
 
     def legend(self) -> str:
-        """The legend line of this label: ``[1] id, id · session · 2023-05-20 09:00``."""
+        """The legend line of this label: ``[1] id, id · session · 2023-05-20 09:00`` (the
+        first known time, UTC; missing parts left out)."""
+        parts = [", ".join(one_line(i) for i in self.ids)]
+        if self.session:
+            parts.append(one_line(self.session))
         first = next((t for t in self.times if t is not None), None)
-        return legend_line(self.label, self.ids, self.session, first)
+        if first is not None:
+            parts.append(utc(first).strftime("%Y-%m-%d %H:%M"))
+        return f"[{self.label}] " + " · ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,25 +168,20 @@ ones by their sentences (a word comparison would tokenise every long candidate).
 
 
 class _Kept:
-    """A memory kept so far: its length, and what near-duplicates share (computed when first
-    compared): the words and the numbers (short memories), or the sentences."""
-
-    __slots__ = ("_sig", "analysis", "length")
+    """A memory kept so far: its analysis and its length."""
 
     def __init__(self, analysis: Analysis, length: int) -> None:
         self.analysis = analysis
         self.length = length
-        self._sig: tuple[frozenset[str], frozenset[str]] | None = None
 
-    @property
+    @functools.cached_property
     def sig(self) -> tuple[frozenset[str], frozenset[str]]:
-        if self._sig is None:
-            a = self.analysis
-            if self.length > _SHORT:
-                self._sig = frozenset(a.texts), frozenset()
-            else:
-                self._sig = a.words, frozenset(w for w in a.words if not w.isalpha())
-        return self._sig
+        """What near-duplicates share (computed when first compared): the words and the numbers
+        (short memories), or the sentences."""
+        a = self.analysis
+        if self.length > _SHORT:
+            return frozenset(a.texts), frozenset()
+        return a.words, frozenset(w for w in a.words if not w.isalpha())
 
 
 def _near_duplicate(new: _Kept, kept: Sequence[_Kept]) -> bool:
@@ -269,7 +270,6 @@ def pack(
     keep_old = back if history is None else history
 
     ranked = sorted(items, key=lambda it: (-it.score, it.id))
-    dropped: list[str] = []
     unique: list[tuple[ContextItem, Analysis]] = []
     kept: list[_Kept] = []
     seen_ids: set[str] = set()
@@ -277,12 +277,10 @@ def pack(
     for item in ranked:
         key = _dedupe_key(item.text)
         if (item.superseded and not keep_old) or not key or item.id in seen_ids or key in seen_texts:
-            dropped.append(item.id)
             continue
         a = analyse(_body(item))
         this = _Kept(a, len(item.text))
         if not len(a) or _near_duplicate(this, kept):
-            dropped.append(item.id)
             continue
         kept.append(this)
         seen_ids.add(item.id)
@@ -302,7 +300,7 @@ def pack(
         frozenset(w for i in h for w in a.sentence(i).words & wanted)
         for a, h in zip(analyses, hots, strict=True)
     ]
-    q = weigh(query, stems, present, bridges, hot, w.idf_floor)
+    q = weigh(query, stems, present, bridges, w.idf_floor)
     on_day: list[frozenset[int]] = [frozenset()] * len(unique)
     if window is not None and w.day > 0:
         first, after = window[0].date(), (window[1] - timedelta(microseconds=1)).date() + timedelta(days=1)
@@ -351,26 +349,20 @@ def pack(
     if tokens > budget_tokens:  # only when a counter's additive claim (or join bound) was wrong
         chosen, text, tokens = run(False)
     sources = []
-    partial: list[str] = []
-    for label, members in zip(chosen.labels, chosen.blocks, strict=True):
-        part = tuple(e.id for e in members if len(e.chosen) < len(e.analysis))
-        partial += part
+    for n, members in enumerate(chosen.blocks, 1):
         sessions = {e.session for e in members}
-        sources.append(Source(label=label, ids=tuple(e.id for e in members),
+        sources.append(Source(label=str(n), ids=tuple(e.id for e in members),
                               session=members[0].session if len(sessions) == 1 else None,
                               times=tuple(utc(e.at) if e.at is not None else None for e in members),
-                              partial=part))  # fmt: skip
+                              partial=tuple(e.id for e in members if len(e.chosen) < len(e.analysis))))  # fmt: skip
     used = tuple(i for s in sources for i in s.ids)
-    used_set = set(used)
-    order = {it.id: n for n, it in reversed(list(enumerate(ranked)))}
-    dropped += [e.id for e in entries if e.id not in used_set]
     return PackedContext(
         text=text,
         tokens=tokens,
         used=used,
-        dropped=tuple(sorted(dict.fromkeys(d for d in dropped if d not in used_set), key=order.__getitem__)),
+        dropped=tuple(dict.fromkeys(it.id for it in ranked if it.id not in used)),
         triples_rendered=len(chosen.triples),
-        partial=tuple(partial),
+        partial=tuple(i for s in sources for i in s.partial),
         chronological=by_time,
         sources=tuple(sources),
     )

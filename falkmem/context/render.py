@@ -9,14 +9,13 @@ The format (docs/context.md, "The format")::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, tzinfo
 
 from .sentences import Analysis, one_line
 from .when import anchor, day_text
 
-__all__ = ["CONNECTIONS", "Piece", "day", "legend_line", "line_parts", "local_day", "triple_text"]
+__all__ = ["CONNECTIONS", "day", "local_day", "memory_parts", "triple_text", "utc"]
 
 CONNECTIONS = "Connections:"
 
@@ -36,64 +35,28 @@ def day(at: datetime, tz: tzinfo = UTC) -> str:
     return day_text(local_day(at, tz))
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One memory's part of a line: what to render of it.
+def memory_parts(
+    a: Analysis, chosen: Iterable[int], speaker: str | None, said: date | None, shown: date | None
+) -> list[str]:
+    """One memory's part of a line, ``[Title:] [speaker:] s1 … s3``, to be joined by single spaces.
 
-    Attributes:
-        analysis: the memory, cut.
-        chosen: indices of its sentences to render, in any order.
-        speaker: who said it (chat turns), or None.
-        said: the day it was said (chat turns, events): its relative time words ("yesterday")
-            get the date they mean (:func:`.when.anchor`); None: left as written.
-        shown: the day its line shows, if any ("today" then needs no date).
+    ``chosen``: the sentences to render; ``said``: the day the memory was said, whose date its
+    relative time words ("yesterday") get (:func:`.when.anchor`; None: left as written);
+    ``shown``: the day its line shows ("today" then needs no date).
     """
-
-    analysis: Analysis
-    chosen: frozenset[int]
-    speaker: str | None = None
-    said: date | None = None
-    shown: date | None = None
-
-    def parts(self) -> list[str]:
-        """``[Title:] [speaker:] s1 … s3``: its pieces, to be joined by single spaces."""
-        a = self.analysis
-        body: list[str] = []
-        last = -2
-        for i in sorted(self.chosen):
-            if body and i != last + 1:
-                body.append("…")
-            body.append(a.texts[i] if self.said is None else anchor(a.texts[i], self.said, self.shown))
-            last = i
-        head: list[str] = []
-        if a.title is not None and (not body or a.title.casefold() not in body[0].casefold()):
-            head.append(a.title + ":")
-        if self.speaker:
-            head.append(one_line(self.speaker) + ":")
-        return head + body
-
-
-def line_parts(label: str, date: str | None, pieces: Sequence[Piece]) -> list[str]:
-    """The parts of one source's line, ``[label] [date ]piece piece…``, to be joined by single
-    spaces (pieces of one speaker joined by ``…``)."""
-    out = [f"[{label}]"]
-    if date:
-        out.append(date)
-    for n, p in enumerate(pieces):
-        if n and not p.speaker and not p.analysis.title:
-            out.append("…")
-        out += p.parts()
-    return out
-
-
-def legend_line(label: str, ids: Sequence[str], session: str | None, at: datetime | None) -> str:
-    """``[label] id, id · session · 2023-05-20 09:00`` (UTC; missing parts left out)."""
-    parts = [", ".join(one_line(i) for i in ids)]
-    if session:
-        parts.append(one_line(session))
-    if at is not None:
-        parts.append(utc(at).strftime("%Y-%m-%d %H:%M"))
-    return f"[{label}] " + " · ".join(parts)
+    body: list[str] = []
+    last = -2
+    for i in sorted(chosen):
+        if body and i != last + 1:
+            body.append("…")
+        body.append(a.texts[i] if said is None else anchor(a.texts[i], said, shown))
+        last = i
+    head: list[str] = []
+    if a.title is not None and (not body or a.title.casefold() not in body[0].casefold()):
+        head.append(a.title + ":")
+    if speaker:
+        head.append(one_line(speaker) + ":")
+    return head + body
 
 
 def triple_text(triple: tuple[str, str, str]) -> str:

@@ -10,7 +10,9 @@ with the caller's counter. docs/context.md ("How sentences are chosen") has the 
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
@@ -18,10 +20,11 @@ from datetime import UTC, datetime, tzinfo
 from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..text.tokens import tokenize
-from .render import CONNECTIONS, Piece, day, line_parts, local_day, triple_text
+from .render import CONNECTIONS, local_day, memory_parts, triple_text
 from .sentences import Analysis, Sentence
 from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
+from .when import day_text
 
 __all__ = ["Entry", "Meter", "Selected", "candidates", "score_entry", "select"]
 
@@ -138,7 +141,7 @@ class Selected:
 
     lines: list[str]
     blocks: list[list[Entry]]
-    labels: list[str]
+    """The memories of each line; line ``n`` (from 1) has the label ``n``."""
     triples: list[Triple]
 
 
@@ -168,24 +171,23 @@ class _State:
     def render(self) -> Selected:
         blocks = self.arrange()
         lines: list[str] = []
-        labels: list[str] = []
         for n, members in enumerate(blocks, 1):
             label = str(n)
-            labels.append(label)
             key = (label, *((e.id, frozenset(e.chosen)) for e in members))
             text = self._lines.get(key)
             if text is None:
                 first_at = next(
                     (e.at for e in members if e.at is not None and (e.dated or self.by_time)), None
                 )
-                date = day(first_at, self.tz) if self.show_dates and first_at is not None else None
-                shown = local_day(first_at, self.tz) if date is not None and first_at is not None else None
-                pieces = [
-                    Piece(e.analysis, frozenset(e.chosen), e.speaker,
-                          said=local_day(e.at, self.tz) if e.at is not None and e.said else None, shown=shown)
-                    for e in members
-                ]  # fmt: skip
-                parts = line_parts(label, date, pieces)
+                shown = local_day(first_at, self.tz) if self.show_dates and first_at is not None else None
+                parts = [f"[{label}]"]
+                if shown is not None:
+                    parts.append(day_text(shown))
+                for j, e in enumerate(members):
+                    if j and not e.speaker and not e.analysis.title:
+                        parts.append("…")  # between memories of one block that name no speaker or title
+                    said = local_day(e.at, self.tz) if e.at is not None and e.said else None
+                    parts += memory_parts(e.analysis, e.chosen, e.speaker, said, shown)
                 text = self._lines[key] = " ".join(parts)
                 if self.meter.spaced and text not in self.meter._cache:
                     # a part ending in a label colon ("Title:") gains ": " when joined: +1
@@ -195,7 +197,7 @@ class _State:
             lines.append(text)
         if self.triples:
             lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
-        return Selected(lines=lines, blocks=blocks, labels=labels, triples=list(self.triples))
+        return Selected(lines=lines, blocks=blocks, triples=list(self.triples))
 
 
 def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
@@ -299,7 +301,7 @@ def select(
     seen_texts: set[str] = set()
     opened: set[str] = set()
     heap: list[tuple[float, int, int, tuple[int, ...], Triple | None]] = []
-    tie = 0
+    tie = itertools.count()
     # With the default counter a sentence added to a line adds at least its own count: a
     # candidate that cannot fit is known without rendering.
     spaced = meter.spaced
@@ -331,11 +333,9 @@ def select(
         key = (e.rank, i)
         start, found = updated.get(key, (0, False))
         if not found:
-            for k in range(start, len(numbered)):
-                o = numbered[k]
-                if o.digits.isdisjoint(s.digits) and _alike(s.words, o.words, _UPDATE):
-                    found = True
-                    break
+            found = any(
+                o.digits.isdisjoint(s.digits) and _alike(s.words, o.words, _UPDATE) for o in numbered[start:]
+            )
             updated[key] = (len(numbered), found)
         return found
 
@@ -380,16 +380,11 @@ def select(
         )
 
     def push(idx: int, group: tuple[int, ...], triple: Triple | None, ratio: float) -> None:
-        nonlocal tie
-        tie += 1
-        heapq.heappush(heap, (-ratio, tie, idx, group, triple))
+        heapq.heappush(heap, (-ratio, next(tie), idx, group, triple))
 
     groups = [candidates(e) for e in entries]
     names = [e.analysis.names for e in entries]
-    name_df: dict[str, int] = {}
-    for found in names:
-        for n in found:
-            name_df[n] = name_df.get(n, 0) + 1
+    name_df = Counter(n for found in names for n in found)
     rare = max(2, len(entries) // 5)
     bridges: set[str] = set()
     for idx, group_list in enumerate(groups):
@@ -398,17 +393,23 @@ def select(
 
     current = meter.count(state.render().lines)
 
-    def accept(idx: int, new: list[int]) -> bool:
-        """Add sentences ``new`` of entry ``idx`` if the rendered text still fits; book what they cover."""
+    def fits() -> bool:
+        """Whether the rendered text fits the budget (its count is then the current one)."""
         nonlocal current
+        used = meter.count(state.render().lines)
+        if used > budget:
+            return False
+        current = used
+        return True
+
+    def accept(idx: int, new: list[int]) -> None:
+        """Add sentences ``new`` of entry ``idx`` if the rendered text still fits; book what they cover."""
         e = entries[idx]
         was_open = bool(e.chosen)
         e.chosen.update(new)
-        used = meter.count(state.render().lines)
-        if used > budget:
+        if not fits():
             e.chosen.difference_update(new)
-            return False
-        current = used
+            return
         opened.add(e.block)
         for i in new:
             seen_texts.add(e.analysis.texts[i])
@@ -423,7 +424,7 @@ def select(
             n
             for i in new
             for n in e.analysis.names_of(i)
-            if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
+            if n not in asked and n not in bridges and 2 <= name_df[n] <= rare
         }
         if fresh:
             bridges.update(fresh)
@@ -447,7 +448,6 @@ def select(
             for other in groups[idx]:  # no longer paying for the label and title: re-rank
                 if not set(other) <= e.chosen:
                     push(idx, other, None, gain(e, other) / estimate(idx, other))
-        return True
 
     while heap and current < budget:
         neg, _, idx, group, triple = heapq.heappop(heap)
@@ -463,11 +463,8 @@ def select(
                 push(idx, (), triple, ratio)
                 continue
             state.triples.append(triple)
-            used = meter.count(state.render().lines)
-            if used > budget:
+            if not fits():
                 state.triples.pop()
-            else:
-                current = used
             continue
         new = [i for i in group if i not in e.chosen]
         if not new:

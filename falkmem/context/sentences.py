@@ -26,7 +26,6 @@ _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
 """Heading marks and bullets, after the line break that opens their line (a pattern opening
 with a literal is scanned at C speed; one anchored with ``^`` under MULTILINE is far slower)."""
 _EMPHASIS = re.compile(r"\*\*|__")
-_MARKS = frozenset("#-*•")
 _ANAPHORIC = frozenset(
     """it its he his him she her they their them theirs this that these those there here such
     however but also although though so then thus therefore hence meanwhile moreover furthermore
@@ -57,7 +56,6 @@ class Sentence(NamedTuple):
     dataclass, and one is made for every sentence a question touches).
 
     Attributes:
-        text: the sentence on one line (markdown emphasis and bullets dropped).
         words: the Snowball stems of its words, stopwords removed (what query terms match).
         norm: its lower-case word tokens joined by single spaces (what names match).
         leans_back: it opens with a word that points at the sentence before ("It", "However"...).
@@ -67,7 +65,6 @@ class Sentence(NamedTuple):
             there say different things).
     """
 
-    text: str
     words: frozenset[str]
     norm: str
     leans_back: bool
@@ -89,7 +86,6 @@ def _sentence(text: str) -> Sentence:
     other = frozenset([t for t in bag if not t.isalpha() or t in _COUNTS])  # tokens are alphanumeric
     digits = [t for t in other if t.isdigit()]
     return Sentence(
-        text=text,
         words=_stems(bag),
         norm=" ".join(tokens),
         leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
@@ -162,16 +158,6 @@ class Analysis:
         return frozenset(names_in(" " + (self.title or "") + "\n" + "\n".join(self.texts)))
 
 
-def _marked(body: str) -> bool:
-    """Whether ``body`` may hold markdown for ``_unmark``: emphasis, or a line that opens with a
-    heading mark or a bullet (a hyphen inside a line is no reason to run the substitution)."""
-    if "**" in body or "__" in body:
-        return True
-    if not ("#" in body or "-" in body or "*" in body or "•" in body):
-        return False
-    return any((line := part.lstrip(" \t")) and line[0] in _MARKS for part in body.split("\n"))
-
-
 def _unmark(body: str) -> str:
     """``body`` without markdown emphasis (``**``, ``__``) and the heading marks and bullets
     that open a line, in two passes (the unit tests hold them equal to one regex pass): the two
@@ -206,20 +192,13 @@ def analyse(text: str) -> Analysis:
     A line break always ends a sentence (list items, chat paragraphs). Markdown emphasis
     (``**``, ``__``), heading marks and bullets are dropped: they cost tokens and say nothing.
 
-    Args:
-        text: the memory's text.
-
-    Returns:
-        Its analysis.
-
     Example:
         >>> a = analyse("Brannock Falls\\nBrannock Falls is a waterfall. It is in Wales.")
         >>> a.title, a.texts, a.sentence(1).leans_back
         ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'), True)
     """
     title, body = _title(text.strip())
-    if _marked(body):
-        body = _unmark(body)
+    body = _unmark(body)
     texts = tuple(
         t for part in split_sentences(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t)
     )

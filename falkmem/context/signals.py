@@ -9,20 +9,17 @@ and type; the rest are worth the rank prior alone. docs/context.md explains each
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..keyword.tokens import query_terms
 from ..text.tokens import tokenize
 from .sentences import Analysis, Sentence
 
-__all__ = ["PackingConfig", "Query", "asks_for", "chain_names", "read_query"]
+__all__ = ["Query", "asks_for", "chain_names", "read_query", "weigh"]
 
 _TIME_Q = r"\b(?:what|which)\s+time\b|\bat\s+what\s+time\b"
 _WHAT = r"\b(?:what|which|in\s+what)(?:\s+(?:is|was|are|were))?(?:\s+the)?\s+"
@@ -54,26 +51,15 @@ class Query:
         stems: the question's term stems with their weights (rarer among the candidates:
             heavier; terms no candidate has are left out).
         total: the sum of the weights (a sentence with every term scores 1 on words).
-        wants: what the answer looks like: ``date``, ``time``, ``number``, ``name``.
-        chain: bridge names (lower-case tokens joined by spaces) the question does not name,
-            each with its weight (see :func:`chain_names`).
-        hot: finds the sentences worth scoring (a question-word prefix or a bridge name) in
-            their lower-cased text.
+        chain: the bridge names the question does not name (:func:`chain_names`), each as
+            ``" name "`` (lower-case tokens between spaces) with its weight.
+        wants: whether the answer is a date, a time, a number, a name (:func:`asks_for`).
     """
 
     stems: dict[str, float]
     total: float
-    wants: frozenset[str]
-    chain: Mapping[str, float]
-    hot: re.Pattern[str] | None
-    _padded: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
-    """``chain`` as (" name ", weight): what ``names_chain`` looks for."""
-    _wants: tuple[bool, bool, bool, bool] = field(init=False, repr=False, compare=False)
-    """Whether ``wants`` holds date, time, number, name (what ``typed`` reads)."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_padded", tuple((f" {name} ", w) for name, w in self.chain.items()))
-        object.__setattr__(self, "_wants", tuple(w in self.wants for w in ("date", "time", "number", "name")))
+    chain: tuple[tuple[str, float], ...]
+    wants: tuple[bool, bool, bool, bool]
 
     def lexical(self, words: Iterable[str], covered: dict[str, int], repeat: float) -> float:
         """The share of the question a sentence adds, given how often each term is covered already."""
@@ -87,14 +73,14 @@ class Query:
     def names_chain(self, norm: str) -> float:
         """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces,
         as ``Sentence.norm``) names (0: none)."""
-        if not self._padded:
+        if not self.chain:
             return 0.0
         hay = f" {norm} "
-        return max((w for name, w in self._padded if name in hay), default=0.0)
+        return max((w for name, w in self.chain if name in hay), default=0.0)
 
     def typed(self, s: Sentence) -> bool:
         """Whether the sentence holds what the question asks for."""
-        date, time, number, name = self._wants
+        date, time, number, name = self.wants
         return (date and s.date) or (time and s.time) or (number and s.number) or (name and s.name)
 
 
@@ -138,15 +124,16 @@ def _word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def _whole_at(text: str, name: str) -> Iterator[int]:
-    """Where ``name`` occurs in ``text`` with no letter, digit or underscore right before or
+def _names_whole(text: str, name: str) -> bool:
+    """Whether ``name`` occurs in ``text`` with no letter, digit or underscore right before or
     after it (what a regex with word-boundary look-arounds finds, without compiling one per name)."""
     at = text.find(name)
-    end = len(name)
     while at >= 0:
-        if (at == 0 or not _word(text[at - 1])) and (at + end == len(text) or not _word(text[at + end])):
-            yield at
+        end = at + len(name)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            return True
         at = text.find(name, at + 1)
+    return False
 
 
 def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], analyses: Sequence[Analysis],
@@ -164,16 +151,10 @@ def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], 
     for v, w in via:
         n = " ".join(tokenize(v))
         names[n] = max(names.get(n, 0.0), w)
-    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3 and "\0" not in t}
-    if keyed:
-        # every candidate's text in one string, each closed by a NUL (no word character: a
-        # name is whole at a text's end as before it), looked up once per title
-        texts = [a.folded for a in analyses]
-        ends = list(itertools.accumulate(len(t) + 1 for t in texts))
-        joined = "\0".join(texts) + "\0"
-        for title, i in keyed.items():
-            if any(bisect.bisect_right(ends, at) != i for at in _whole_at(joined, title)):
-                names[" ".join(tokenize(title))] = 1.0
+    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3}
+    for title, i in keyed.items():
+        if any(j != i and _names_whole(a.folded, title) for j, a in enumerate(analyses)):
+            names[" ".join(tokenize(title))] = 1.0
     return {n: w for n, w in names.items() if w >= _CHAIN_MIN and len(n) >= 3 and f" {n} " not in asked}
 
 
@@ -189,8 +170,13 @@ def read_query(query_text: str, chain: Iterable[str]) -> tuple[list[str], re.Pat
     return stems, hot
 
 
-def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str]], chain: Mapping[str, float],
-          hot: re.Pattern[str] | None, floor: float = 0.0) -> Query:  # fmt: skip
+def weigh(
+    query_text: str,
+    stems: Sequence[str],
+    present: Sequence[frozenset[str]],
+    chain: Mapping[str, float],
+    floor: float,
+) -> Query:
     """The :class:`Query`: each stem weighted by how rare it is among the candidates (``present``:
     the question's stems each candidate holds)."""
     n = len(present)
@@ -201,4 +187,9 @@ def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str
             rarity = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
             weights[st] = floor + (1 - floor) * rarity
     wants = asks_for(query_text)
-    return Query(stems=weights, total=sum(weights.values()), wants=wants, chain=chain, hot=hot)
+    return Query(
+        stems=weights,
+        total=sum(weights.values()),
+        chain=tuple((f" {name} ", w) for name, w in chain.items()),
+        wants=("date" in wants, "time" in wants, "number" in wants, "name" in wants),
+    )
