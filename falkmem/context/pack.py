@@ -15,7 +15,7 @@ from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
 from ..text.tokens import tokenize
 from .render import day, local_day, utc
-from .select import Entry, Meter, Selected, score_entry, select
+from .select import Entry, Meter, Selection, score_entry, select
 from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, one_line
 from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
@@ -30,18 +30,11 @@ Triple = tuple[str, str, str]
 class ContextItem:
     """One retrieved memory offered to the packer.
 
-    Attributes:
-        id: the artifact id (its provenance).
-        text: the memory's text.
-        score: its final relevance score, higher is better (only the order counts).
-        session: the session it came from, if any (turns of one session share a line).
-        at: when it became valid (or was created); naive datetimes are taken as UTC.
-        kind: the artifact kind (``"episode"``, ``"fact"``...).
-        triples: graph evidence as ``(subject name, relation, object name)``.
-        superseded: a newer fact replaced it; packed only when the query asks for history.
-        speaker: who said it (chat turns); rendered as ``speaker: ``.
-        via: the bridge entities the graph channel reached it through: a sentence naming one
-            is evidence for the chain.
+    ``score`` gives the rank (higher is better; only the order counts); ``session``: turns of
+    one session share a line; ``at``: when it became valid (naive datetimes are UTC);
+    ``triples``: graph evidence ``(subject, relation, object)``; ``superseded``: packed only
+    when the query asks for history; ``speaker``: rendered as ``speaker: ``; ``via``: the
+    bridge entities the graph reached it through (a sentence naming one is chain evidence).
     """
 
     id: str
@@ -58,15 +51,9 @@ class ContextItem:
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """What one label of the text stands for.
-
-    Attributes:
-        label: the label as rendered (``"1"`` for ``[1]``).
-        ids: the memories on that line, in rendered order.
-        session: their session (None when they have none or differ).
-        times: each memory's time (None where unknown), in the order of ``ids``.
-        partial: the ids among ``ids`` rendered as some of their sentences only.
-    """
+    """What one label of the text stands for (``label`` ``"1"`` for ``[1]``): the memories on
+    that line in rendered order, their session (None when none or they differ), each one's
+    time (UTC, None where unknown), and the ids rendered as some of their sentences only."""
 
     label: str
     ids: tuple[str, ...]
@@ -88,18 +75,13 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class PackedContext:
-    """The packed context and what went into it.
+    """The packed context (``text``, "" when nothing fits) and what went into it.
 
-    Attributes:
-        text: the context to put in the prompt ("" when nothing fits).
-        tokens: ``counter.count(text)``; never more than the budget.
-        used: ids of the rendered memories, in rendered order.
-        dropped: ids of the offered memories not rendered (duplicates, superseded, or not
-            worth their tokens within the budget), best first.
-        triples_rendered: how many graph triples are on the ``Connections:`` line.
-        partial: ids among ``used`` rendered as some of their sentences only.
-        chronological: whether lines are ordered by time (else by rank).
-        sources: what each label stands for, in rendered order.
+    ``tokens`` is ``counter.count(text)``, never more than the budget; ``used``: the rendered
+    memories in rendered order (``partial``: those cut to some of their sentences);
+    ``dropped``: the others (duplicates, superseded, not worth their tokens), best first;
+    ``chronological``: lines ordered by time, else by rank; ``sources``: what each label
+    stands for.
     """
 
     text: str
@@ -121,13 +103,13 @@ _REFERS_BACK = re.compile(
     re.IGNORECASE,
 )
 TIMELESS = frozenset({"fact", "document", "preference", "summary"})
-"""Kinds whose time is when they were stored, not when something was said or happened: their
-dates are not rendered (unless the lines are ordered by time)."""
+"""Kinds whose time is when they were stored, not when something happened: no date rendered
+(unless the lines are ordered by time)."""
 _NEAR_DUPLICATE_MEMORY = 0.85
 """Jaccard similarity of two memories' words at which the lower-ranked one is dropped (numbers equal)."""
 ASKED_DAYS = 7
-"""A question's time window of at most this many days (``Plan.time``: "last Saturday", "on 7
-Jan 2024", "last week") makes a sentence that names a day inside it evidence (``PackingConfig.day``)."""
+"""A question's window (``Plan.time``) of at most this many days makes a sentence naming a day
+inside it evidence (``PackingConfig.day``)."""
 
 
 def refers_back(query: str) -> bool:
@@ -147,8 +129,7 @@ def refers_back(query: str) -> bool:
 
 @functools.lru_cache(maxsize=4 * ANALYSIS_CACHE_SIZE)
 def _dedupe_key(text: str) -> str:
-    """A memory's (or a triple part's) text as exact duplicates share it (cached: the same
-    candidates come back question after question)."""
+    """A memory's (or a triple part's) text as exact duplicates share it (cached)."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(" .!?;,")
 
 
@@ -163,8 +144,8 @@ def _body(item: ContextItem) -> str:
 
 
 _SHORT = 400
-"""Memories up to this many characters are compared word by word for near-duplicates; longer
-ones by their sentences (a word comparison would tokenise every long candidate)."""
+"""Memories up to this many characters are compared by words for near-duplicates, longer ones
+by sentences (a word comparison would tokenise every long candidate)."""
 
 
 class _Kept:
@@ -233,25 +214,19 @@ def pack(
     rendered text (:mod:`.render`), counted whole with ``counter``, fits.
 
     Args:
-        query: the user's query.
         items: the ranked candidates, in any order (``score`` gives the rank).
-        budget_tokens: the most tokens the returned text may have (>= 1).
+        budget_tokens: the most tokens the text may have; ``InputError`` if not at least 1.
         counter: the token counter of the consuming model.
         chronological: order lines oldest first (True), by rank (False), or by time when
             the query refers back (None).
         history: keep superseded items (True), drop them (False), or keep them only when the
             query refers back (None).
         weights: the scoring weights (default :class:`~falkmem.config.PackingConfig`).
-        dates: write the date a relative time word of a memory that is not timeless means
-            after it ("yesterday (7 May 2023)", :func:`.when.anchor`); False: as written.
-        tz: the time zone of the days the lines show and relative time words are read in; the
-            legend and :attr:`PackedContext.sources` keep UTC times.
-        window: the question's time window (``Plan.time``: start, end; naive wall-clock times
-            in ``tz``); when it spans at most ``ASKED_DAYS`` days, a sentence whose relative
-            time words name a day inside it gains ``PackingConfig.day``.
-
-    Raises:
-        InputError: ``budget_tokens`` is 0 or negative.
+        dates: write after a relative time word ("yesterday") of a memory that is not
+            timeless the date it means (:func:`.when.anchor`).
+        tz: the time zone of the lines' days and of relative time words (sources stay UTC).
+        window: the question's time window (``Plan.time``: naive wall-clock times in ``tz``);
+            within ``ASKED_DAYS`` days, a sentence naming a day inside it gains ``PackingConfig.day``.
 
     Example:
         >>> from falkmem.context import RegexTokenCounter
@@ -335,21 +310,21 @@ def pack(
         score_entry(e, q, w)
         entries.append(e)
 
-    def run(additive: bool) -> tuple[Selected, str, int]:
+    def run(additive: bool) -> tuple[Selection, str, int]:
         for e in entries:
             e.chosen.clear()
         meter = Meter(counter, additive=additive)
         chosen = select(
             entries, q, w, budget_tokens, meter, by_time=by_time, show_dates=show_dates, asked=asked, tz=tz
         )
-        text = "\n".join(chosen.lines)
+        text = "\n".join(chosen.render())
         return chosen, text, counter.count(text)
 
     chosen, text, tokens = run(join_bound(counter) is not None)
     if tokens > budget_tokens:  # only when a counter's additive claim (or join bound) was wrong
         chosen, text, tokens = run(False)
     sources = []
-    for n, members in enumerate(chosen.blocks, 1):
+    for n, members in enumerate(chosen.arrange(), 1):
         sessions = {e.session for e in members}
         sources.append(Source(label=str(n), ids=tuple(e.id for e in members),
                               session=members[0].session if len(sessions) == 1 else None,

@@ -1,11 +1,5 @@
-"""How a packed context reads: one line per source, a short label, the date once.
-
-The format (docs/context.md, "The format")::
-
-    [1] 20 May 2023 user: I booked TP 1234 to Lisbon. … assistant: Your code is QX7RTP.
-    [2] Brannock Falls: Brannock Falls is a waterfall in northern Wales.
-    Connections: Atlas team -built-> Project Helios; Priya Chandran -leads-> Atlas team
-"""
+"""How a packed context reads: one line per source, ``[n] [date] [Title: |speaker: ]sentence …
+sentence``, then ``Connections: a -rel-> b; ...`` (docs/context.md, "The format")."""
 
 from __future__ import annotations
 

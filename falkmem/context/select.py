@@ -1,10 +1,9 @@
-"""Choosing sentences for a budget: greedy by marginal relevance per token, never over budget.
+"""Choosing sentences for a budget: greedy by gain per token, never over budget.
 
-A candidate is a group of a memory's sentences (:func:`candidates`); its gain is what its
-sentences add (:mod:`.signals`), its cost the tokens it adds. The best gain per token is taken
-while it fits, lazily: gains only shrink as the context grows (but for an update's), so a
-candidate is re-scored only when it reaches the top. Every fit is checked on the rendered text
-with the caller's counter. docs/context.md ("How sentences are chosen") has the rules.
+A candidate is a group of a memory's sentences (:func:`candidates`), its gain what they add
+(:mod:`.signals`), its cost the tokens they add. Gains only shrink as the context grows (but
+for an update's), so a candidate is re-scored only when it reaches the top of the heap. Every
+fit is checked on the rendered text with the caller's counter.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
 from .when import day_text
 
-__all__ = ["Entry", "Meter", "Selected", "candidates", "score_entry", "select"]
+__all__ = ["Entry", "Meter", "Selection", "candidates", "score_entry", "select"]
 
 Triple = tuple[str, str, str]
 _NEAR_DUPLICATE = 0.8
@@ -38,8 +37,7 @@ _PRONOUNS = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "t
 """With a title rendered, these point at the title: the sentence can stand alone."""
 _SHARED: dict[str, int] = {}
 _SHARED_MAX = 200_000
-"""Sentence and line counts of the default counter, kept across calls (it is pure); past this
-many the cache starts over."""
+"""Line counts of the default counter, kept across calls (it is pure), up to this many."""
 _CHARS_PER_TOKEN = 4.0
 """For ranking candidates before they are counted (the exact count decides every fit)."""
 
@@ -53,6 +51,8 @@ class Meter:
         self.join = (join_bound(counter) or 0) if additive else 0
         """Tokens a newline join may add (``TokenCounter.join_tokens``): the sum stays an upper bound."""
         self._cache: dict[str, int] = _SHARED if type(counter) is RegexTokenCounter else {}
+        self.spaced = additive and type(counter) is RegexTokenCounter
+        """The default counter's pieces never span white space: counts add over spaces too."""
 
     def line(self, text: str) -> int:
         """Tokens of one line or sentence (cached)."""
@@ -62,11 +62,6 @@ class Meter:
                 self._cache.clear()
             n = self._cache[text] = self.counter.count(text)
         return n
-
-    @property
-    def spaced(self) -> bool:
-        """The default counter's pieces never span white space: counts add over spaces too."""
-        return self.additive and type(self.counter) is RegexTokenCounter
 
     def count(self, lines: Sequence[str]) -> int:
         """Tokens of the lines joined by newlines."""
@@ -136,17 +131,9 @@ def score_entry(
 
 
 @dataclass
-class Selected:
-    """What selection kept, in render order."""
+class Selection:
+    """The chosen sentences (``Entry.chosen``) and triples, and how they render."""
 
-    lines: list[str]
-    blocks: list[list[Entry]]
-    """The memories of each line; line ``n`` (from 1) has the label ``n``."""
-    triples: list[Triple]
-
-
-@dataclass
-class _State:
     entries: list[Entry]
     by_time: bool
     show_dates: bool
@@ -157,6 +144,7 @@ class _State:
     _lines: dict[tuple[object, ...], str] = field(default_factory=dict)
 
     def arrange(self) -> list[list[Entry]]:
+        """The memories of each line, in render order (line ``n`` from 1 has the label ``n``)."""
         blocks: dict[str, list[Entry]] = {}
         for e in self.entries:
             if e.chosen:
@@ -168,7 +156,8 @@ class _State:
             return sorted(blocks.values(), key=lambda b: b[0].order)
         return sorted(blocks.values(), key=lambda b: min(e.rank for e in b))
 
-    def render(self) -> Selected:
+    def render(self) -> list[str]:
+        """The lines of the text."""
         blocks = self.arrange()
         lines: list[str] = []
         for n, members in enumerate(blocks, 1):
@@ -197,7 +186,7 @@ class _State:
             lines.append(text)
         if self.triples:
             lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
-        return Selected(lines=lines, blocks=blocks, triples=list(self.triples))
+        return lines
 
 
 def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
@@ -283,19 +272,15 @@ def select(
     show_dates: bool,
     asked: frozenset[str],
     tz: tzinfo,
-) -> Selected:
+) -> Selection:
     """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
 
-    ``asked``: the question's words (a name it holds is no bridge); ``tz``: the zone of the
-    days the lines show.
-
-    A name first met in a chosen sentence that the question does not hold and at most a fifth
-    of the candidates mention is a bridge: the memories naming it get at least the rank prior
-    ``weights.bridge``, and their sentences naming it the chain gain. Not when a chat turn
-    shares it with a turn of its own session: there it is the conversation's topic, not a next
-    hop (turns without a session count as one conversation).
+    A name first met in a chosen sentence that the question (``asked``) does not hold and at
+    most a fifth of the candidates mention is a bridge: the memories naming it get at least the
+    rank prior ``weights.bridge``, and their sentences naming it the chain gain; not in turns
+    of the chat turn's own session, where it is the conversation's topic, not a next hop.
     """
-    state = _State(entries, by_time, show_dates, meter, tz)
+    state = Selection(entries, by_time, show_dates, meter, tz)
     covered: dict[str, int] = {}
     seen: list[Sentence] = []
     seen_texts: set[str] = set()
@@ -307,8 +292,7 @@ def select(
     spaced = meter.spaced
 
     checked: dict[tuple[int, int], int] = {}
-    """(entry, sentence) -> how many chosen sentences it was found no near-duplicate of;
-    -1 once it is one (``seen`` only grows: each pair is compared once)."""
+    """(entry, sentence) -> how many of ``seen`` it is no near-duplicate of (-1: it is one)."""
 
     def duplicate(e: Entry, i: int) -> bool:
         key = (e.rank, i)
@@ -327,9 +311,8 @@ def select(
     """(entry, sentence) -> (how many of ``numbered`` were compared, whether it updates one)."""
 
     def update(e: Entry, i: int, s: Sentence) -> bool:
-        """Whether ``s`` (holding a number) restates a chosen sentence with other numbers: its
-        words then count whole, not as a repetition (the context should show what the fact
-        became)."""
+        """Whether ``s`` restates a chosen sentence with other numbers: its words then count
+        whole, not as a repetition (the context should show what the fact became)."""
         key = (e.rank, i)
         start, found = updated.get(key, (0, False))
         if not found:
@@ -391,12 +374,12 @@ def select(
         for group in group_list:
             push(idx, group, None, gain(entries[idx], group) / estimate(idx, group))
 
-    current = meter.count(state.render().lines)
+    current = meter.count(state.render())
 
     def fits() -> bool:
         """Whether the rendered text fits the budget (its count is then the current one)."""
         nonlocal current
-        used = meter.count(state.render().lines)
+        used = meter.count(state.render())
         if used > budget:
             return False
         current = used
@@ -485,4 +468,4 @@ def select(
         if any(i in e.hot and duplicate(e, i) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)
         accept(idx, new)
-    return state.render()
+    return state

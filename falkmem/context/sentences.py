@@ -1,8 +1,7 @@
 """A memory cut into what the packer chooses from: an optional title line and its sentences.
 
-A sentence's features are computed the first time the packer asks for them (it asks only for
-the sentences a question makes worth scoring), then kept with the memory's analysis, which is
-cached by text (:func:`analyse`): a memory that comes back for the next question costs a lookup.
+Analyses are cached by text (:func:`analyse`) and a sentence's features are computed when the
+packer first asks for them (only for the sentences a question makes worth scoring).
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "one_line"]
 
 ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
-_WS = re.compile(r"\s+")
 _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
 """Heading marks and bullets, after the line break that opens their line (a pattern opening
 with a literal is scanned at C speed; one anchored with ``^`` under MULTILINE is far slower)."""
@@ -36,8 +34,7 @@ _NUMBER_WORDS = frozenset(
     thousand million billion once twice dozen""".split()  # noqa: SIM905 - a word block reads better than quoted strings
 )
 _COUNTS = _NUMBER_WORDS | {"single"}
-"""Words that state a count: with the tokens holding a digit, what ``Sentence.digits`` compares
-("a single free night" and "two free nights" say different things)."""
+"""Words that state a count ("a single free night", "two free nights"): ``Sentence.digits``."""
 _DATE_WORDS = frozenset(MONTHS).union(
     WEEKDAY_NAMES,
     """yesterday today tomorrow tonight week weekend month year century decade spring summer autumn
@@ -48,21 +45,17 @@ _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)", re.
 
 def one_line(text: str) -> str:
     """``text`` with every run of white space made one space, stripped."""
-    return _WS.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 class Sentence(NamedTuple):
-    """One sentence of a memory, with what scoring needs (a named tuple: cheaper to make than a
-    dataclass, and one is made for every sentence a question touches).
+    """What scoring needs of one sentence (a named tuple: cheaper to make than a dataclass).
 
-    Attributes:
-        words: the Snowball stems of its words, stopwords removed (what query terms match).
-        norm: its lower-case word tokens joined by single spaces (what names match).
-        leans_back: it opens with a word that points at the sentence before ("It", "However"...).
-        number, date, time, name: it holds a number, a date expression, a time of day, a
-            capitalised name that is not its first word.
-        digits: its tokens that hold a digit, and its number words (two sentences that differ
-            there say different things).
+    ``words``: the stems of its words but stopwords (what query terms match); ``norm``: its
+    lower-case tokens joined by spaces (what names match); ``leans_back``: it opens with a word
+    that points at the sentence before ("It", "However"...); ``number``, ``date``, ``time``,
+    ``name``: it holds one (a name: a capitalised word not first); ``digits``: its tokens
+    holding a digit and its number words (sentences that differ there say different things).
     """
 
     words: frozenset[str]
@@ -98,13 +91,8 @@ def _sentence(text: str) -> Sentence:
 
 
 class Analysis:
-    """A memory cut for packing; sentence features are computed when first asked for.
-
-    Attributes:
-        title: its title line (a short first line without a sentence end, followed by more
-            text), or None.
-        texts: its sentences after the title, in order, each on one line.
-    """
+    """A memory cut for packing: its ``title`` line or None, and its sentences after it
+    (``texts``, each on one line); sentence features are computed when first asked for."""
 
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
@@ -136,8 +124,7 @@ class Analysis:
 
     @functools.cached_property
     def folded(self) -> str:
-        """Its sentences joined by spaces, case-folded (where another memory's title is looked
-        for)."""
+        """Its sentences joined by spaces, case-folded (where another's title is looked for)."""
         return " ".join(self.texts).casefold()
 
     @functools.cached_property
@@ -171,9 +158,8 @@ def _unmark(body: str) -> str:
 
 
 def _title(body: str) -> tuple[str | None, str]:
-    """The title line (:func:`~falkmem.text.sentences.title_line`, one line, markdown dropped)
-    when a sentence of three words or more follows it (else it is a line of the text), and
-    the text after it."""
+    """The title line (:func:`~falkmem.text.sentences.title_line`, markdown dropped) when a
+    sentence of three words or more follows it, and the text after it."""
     title = title_line(body)
     rest = body.partition("\n")[2]
     if (

@@ -1,10 +1,7 @@
-"""What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals.
-
-No model runs here. A sentence earns its place by the question's words it holds (weighted by
-their rarity among the candidates), by naming a bridge of the chain, by holding the answer's
-type, by naming the day asked about, and by its memory's rank and its position. Only "hot"
-sentences (a 4-letter prefix of a question word or a bridge name) are scored on words, chain
-and type; the rest are worth the rank prior alone. docs/context.md explains each signal.
+"""What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals
+(docs/context.md, "How sentences are chosen", explains each). Only "hot" sentences, holding a
+4-letter prefix of a question word or a bridge name, are scored on them; the rest are worth
+their memory's rank prior alone.
 """
 
 from __future__ import annotations
@@ -36,11 +33,10 @@ _WANTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bwho(?:m|se)?\b|\bwhere\b", re.I), "name"),
 )
 _CHAIN_MIN = 0.1
-"""A bridge weighing less (with ``chain_half`` 1: one that led only to memories below the first
-ten) is no chain name: its sentences are not even read as evidence."""
+"""A bridge weighing less (one that led only to memories below the first ten) is no chain name."""
 _PREFIX = 4
-"""Letters of a question word a sentence must contain to be scored on words (a superset of
-the stem matches: two words with one Snowball stem share their first four letters)."""
+"""Letters of a question word a sentence must contain to be scored on words (two words with one
+Snowball stem share their first four letters)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +86,8 @@ _JOINED = re.compile(r"\s*(?:,\s*)?(?:and|or)?\s*", re.IGNORECASE)
 
 def asks_for(query_text: str) -> frozenset[str]:
     """What the answer looks like, read from the question's first interrogative (and one joined
-    to it by "and" / "or"): the "where" of "the city where ..." and the "when" of "... when he
-    died" are relative clauses, not what is asked.
+    to it by "and" / "or"): the "where" of "the city where ..." is a relative clause.
 
-    >>> sorted(asks_for("When does the night ferry leave from the town where the museum is located?"))
-    ['date']
     >>> sorted(asks_for("When and where did we meet?"))
     ['date', 'name']
     >>> sorted(asks_for("What is the population of the county where Glimmerton Mill stands?"))
@@ -138,14 +131,10 @@ def _names_whole(text: str, name: str) -> bool:
 
 def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], analyses: Sequence[Analysis],
                 query_text: str) -> dict[str, float]:  # fmt: skip
-    """The bridge names a sentence is rewarded for naming, with their weights.
-
-    The bridge entities of the graph hits (``via``: each name with the weight of the memory it
-    led to; a name that led to several counts its heaviest), and the titles of candidates that
-    another candidate names (the passage about the band a first passage mentions; weight 1),
-    less the names the question itself holds (its words score those already) and those weighing
-    under ``_CHAIN_MIN``.
-    """
+    """The bridge names a sentence is rewarded for naming, with their weights: the graph's
+    bridge entities (``via``: name, weight of the memory it led to; the heaviest counts) and the
+    titles of candidates another candidate names (weight 1), less the names the question holds
+    (its words score those) and those under ``_CHAIN_MIN``."""
     asked = f" {' '.join(tokenize(query_text))} "
     names: dict[str, float] = {}
     for v, w in via:
