@@ -220,9 +220,7 @@ def candidates(e: Entry) -> list[tuple[int, ...]]:
         group: tuple[int, ...] = (i,)
         if i > 0:
             first = a.texts[i].split(" ", 1)[0].strip(",.;:!?\"'").lower()
-            s = a.sentence(i) if i in e.hot else None
-            leans = s.leans_back if s is not None else first in _LEANING
-            if leans and not (a.title is not None and first in _PRONOUNS):
+            if first in _LEANING and not (a.title is not None and first in _PRONOUNS):
                 group = (i - 1, i)
         if a.texts[i].endswith(":") and i + 1 < len(a):
             items = _list_items(a.texts, i + 1)
@@ -256,9 +254,11 @@ def _list_items(texts: Sequence[str], start: int) -> tuple[int, ...]:
 
 
 _LEANING = frozenset(
-    """it its he his him she her they their them this that these those however but also although though
-    so then thus therefore hence moreover furthermore additionally besides instead otherwise""".split()  # noqa: SIM905 - a word block reads better
+    """it its he his him she her they their them theirs this that these those there here such
+    however but also although though so then thus therefore hence meanwhile moreover furthermore
+    additionally besides instead otherwise later afterwards subsequently yes no""".split()  # noqa: SIM905 - a word block reads better
 )
+"""A sentence opening with one of these points at the sentence before ("It", "However"...)."""
 
 
 def select(

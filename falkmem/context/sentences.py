@@ -24,11 +24,6 @@ _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
 """Heading marks and bullets, after the line break that opens their line (a pattern opening
 with a literal is scanned at C speed; one anchored with ``^`` under MULTILINE is far slower)."""
 _EMPHASIS = re.compile(r"\*\*|__")
-_ANAPHORIC = frozenset(
-    """it its he his him she her they their them theirs this that these those there here such
-    however but also although though so then thus therefore hence meanwhile moreover furthermore
-    additionally besides instead otherwise later afterwards subsequently yes no""".split()  # noqa: SIM905 - a word block reads better than quoted strings
-)
 _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred
     thousand million billion once twice dozen""".split()  # noqa: SIM905 - a word block reads better than quoted strings
@@ -52,15 +47,13 @@ class Sentence(NamedTuple):
     """What scoring needs of one sentence (a named tuple: cheaper to make than a dataclass).
 
     ``words``: the stems of its words but stopwords (what query terms match); ``norm``: its
-    lower-case tokens joined by spaces (what names match); ``leans_back``: it opens with a word
-    that points at the sentence before ("It", "However"...); ``number``, ``date``, ``time``,
+    lower-case tokens joined by spaces (what names match); ``number``, ``date``, ``time``,
     ``name``: it holds one (a name: a capitalised word not first); ``digits``: its tokens
     holding a digit and its number words (sentences that differ there say different things).
     """
 
     words: frozenset[str]
     norm: str
-    leans_back: bool
     number: bool
     date: bool
     time: bool
@@ -81,7 +74,6 @@ def _sentence(text: str) -> Sentence:
     return Sentence(
         words=_stems(bag),
         norm=" ".join(tokens),
-        leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
         number=bool(digits) or not _NUMBER_WORDS.isdisjoint(bag),
         date=not _DATE_WORDS.isdisjoint(bag) or any(len(t) == 4 and t[0] in "12" for t in digits),
         time=(":" in text or "m" in bag or "am" in bag or "pm" in bag) and _TIME.search(text) is not None,
@@ -180,8 +172,8 @@ def analyse(text: str) -> Analysis:
 
     Example:
         >>> a = analyse("Brannock Falls\\nBrannock Falls is a waterfall. It is in Wales.")
-        >>> a.title, a.texts, a.sentence(1).leans_back
-        ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'), True)
+        >>> a.title, a.texts
+        ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'))
     """
     title, body = _title(text.strip())
     body = _unmark(body)
