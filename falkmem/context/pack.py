@@ -199,7 +199,6 @@ def pack(
     *,
     budget_tokens: int,
     counter: TokenCounter,
-    chronological: bool | None = None,
     history: bool | None = None,
     weights: PackingConfig | None = None,
     dates: bool = True,
@@ -211,14 +210,13 @@ def pack(
     Drops superseded items (unless the query refers back: :func:`refers_back`) and duplicates
     or near-duplicates of a better-ranked item, cuts the rest into sentences (:mod:`.sentences`)
     and chooses sentences greedily by gain per token (:mod:`.select`, :mod:`.signals`) while the
-    rendered text (:mod:`.render`), counted whole with ``counter``, fits.
+    rendered text (:mod:`.render`), counted whole with ``counter``, fits. Lines are ordered by
+    time when the query refers back, else by rank.
 
     Args:
         items: the ranked candidates, in any order (``score`` gives the rank).
         budget_tokens: the most tokens the text may have; ``InputError`` if not at least 1.
         counter: the token counter of the consuming model.
-        chronological: order lines oldest first (True), by rank (False), or by time when
-            the query refers back (None).
         history: keep superseded items (True), drop them (False), or keep them only when the
             query refers back (None).
         weights: the scoring weights (default :class:`~falkmem.config.PackingConfig`).
@@ -240,9 +238,8 @@ def pack(
     w = weights or PackingConfig()
     if w.repeat_latest is not None and find_order(query) == "latest":
         w = w.model_copy(update={"repeat": w.repeat_latest})
-    back = refers_back(query)
-    by_time = back if chronological is None else chronological
-    keep_old = back if history is None else history
+    by_time = refers_back(query)  # a question about a sequence of events: lines oldest first
+    keep_old = by_time if history is None else history
 
     ranked = sorted(items, key=lambda it: (-it.score, it.id))
     unique: list[tuple[ContextItem, Analysis]] = []

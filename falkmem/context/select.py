@@ -150,8 +150,7 @@ class Selection:
             if e.chosen:
                 blocks.setdefault(e.block, []).append(e)
         for members in blocks.values():
-            if len(members) > 1:
-                members.sort(key=lambda e: e.order)
+            members.sort(key=lambda e: e.order)
         if self.by_time:
             return sorted(blocks.values(), key=lambda b: b[0].order)
         return sorted(blocks.values(), key=lambda b: min(e.rank for e in b))
@@ -196,16 +195,14 @@ def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
     return both >= share * (len(a) + len(b) - both)
 
 
-def _near_duplicate(s: Sentence, seen: Sequence[Sentence], start: int = 0) -> bool:
-    for k in range(start, len(seen)):
-        o = seen[k]
-        if s.norm == o.norm:
-            return True
-        if s.digits != o.digits or not s.words or not o.words:
-            continue
-        if _alike(s.words, o.words, _NEAR_DUPLICATE):
-            return True
-    return False
+def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
+    """Whether ``s`` says what one of ``seen`` says: the same words, or most of them and the
+    same numbers."""
+    return any(
+        s.norm == o.norm
+        or (s.digits == o.digits and s.words and o.words and _alike(s.words, o.words, _NEAR_DUPLICATE))
+        for o in seen
+    )
 
 
 def candidates(e: Entry) -> list[tuple[int, ...]]:
@@ -299,7 +296,7 @@ def select(
         start = checked.get(key, 0)
         if start < 0:
             return True
-        if start < len(seen) and _near_duplicate(e.analysis.sentence(i), seen, start):
+        if start < len(seen) and _near_duplicate(e.analysis.sentence(i), seen[start:]):
             checked[key] = -1
             return True
         checked[key] = len(seen)
