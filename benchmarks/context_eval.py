@@ -188,9 +188,6 @@ class Variant:
 
 VARIANTS: dict[str, Variant] = {
     "hops2": Variant("context() max_hops=2", {"max_hops": 2}),
-    "hops2-no-connections": Variant("max_hops=2, no Connections", {"max_hops": 2}, {"connections": False}),
-    "hops2-connections": Variant("max_hops=2, Connections always", {"max_hops": 2}, {"connections": True}),
-    "legend": Variant("with legend", {}, {"legend": True}),
 }
 """Ablations by name (``--variants``); a variant whose packer option the packer lacks fails loudly."""
 

@@ -20,10 +20,8 @@ WIDE_BUDGET = 1200
 
 def candidates_for(budget_tokens: int, candidates: int) -> int:
     """How many ranked memories a context of ``budget_tokens`` reads: ``candidates`` up to
-    ``FULL_BUDGET`` tokens, twice as many from ``WIDE_BUDGET``, in proportion between.
-
-    Twenty memories fill 800 tokens several times over, but not 1,200 when they are short chat
-    turns (docs/decisions/0009-context-packing-design.md has the measurement).
+    ``FULL_BUDGET`` tokens, twice as many from ``WIDE_BUDGET``, in proportion between (twenty
+    memories fill 800 tokens several times over, but not 1,200 when they are short chat turns).
 
     >>> [candidates_for(b, 20) for b in (150, 800, 1000, 1200, 4000)]
     [20, 20, 30, 40, 40]

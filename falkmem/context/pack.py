@@ -14,9 +14,9 @@ from ..errors import InputError
 from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
 from ..text.tokens import tokenize
-from .render import day, legend_line, local_day, utc
-from .select import Entry, Meter, Selected, score_entry, select
-from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse
+from .render import day, local_day, utc
+from .select import Entry, Meter, Selection, score_entry, select
+from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, one_line
 from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
 from .when import days_named
@@ -30,18 +30,11 @@ Triple = tuple[str, str, str]
 class ContextItem:
     """One retrieved memory offered to the packer.
 
-    Attributes:
-        id: the artifact id (its provenance).
-        text: the memory's text.
-        score: its final relevance score, higher is better (only the order counts).
-        session: the session it came from, if any (turns of one session share a line).
-        at: when it became valid (or was created); naive datetimes are taken as UTC.
-        kind: the artifact kind (``"episode"``, ``"fact"``...).
-        triples: graph evidence as ``(subject name, relation, object name)``.
-        superseded: a newer fact replaced it; packed only when the query asks for history.
-        speaker: who said it (chat turns); rendered as ``speaker: ``.
-        via: the bridge entities the graph channel reached it through: a sentence naming one
-            is evidence for the chain.
+    ``score`` gives the rank (higher is better; only the order counts); ``session``: turns of
+    one session share a line; ``at``: when it became valid (naive datetimes are UTC);
+    ``triples``: graph evidence ``(subject, relation, object)``; ``superseded``: packed only
+    when the query asks for history; ``speaker``: rendered as ``speaker: ``; ``via``: the
+    bridge entities the graph reached it through (a sentence naming one is chain evidence).
     """
 
     id: str
@@ -58,15 +51,9 @@ class ContextItem:
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """What one label of the text stands for.
-
-    Attributes:
-        label: the label as rendered (``"1"`` for ``[1]``).
-        ids: the memories on that line, in rendered order.
-        session: their session (None when they have none or differ).
-        times: each memory's time (None where unknown), in the order of ``ids``.
-        partial: the ids among ``ids`` rendered as some of their sentences only.
-    """
+    """What one label of the text stands for (``label`` ``"1"`` for ``[1]``): the memories on
+    that line in rendered order, their session (None when none or they differ), each one's
+    time (UTC, None where unknown), and the ids rendered as some of their sentences only."""
 
     label: str
     ids: tuple[str, ...]
@@ -75,25 +62,26 @@ class Source:
     partial: tuple[str, ...] = ()
 
     def legend(self) -> str:
-        """The legend line of this label: ``[1] id, id · session · 2023-05-20 09:00``."""
+        """The legend line of this label: ``[1] id, id · session · 2023-05-20 09:00`` (the
+        first known time, UTC; missing parts left out)."""
+        parts = [", ".join(one_line(i) for i in self.ids)]
+        if self.session:
+            parts.append(one_line(self.session))
         first = next((t for t in self.times if t is not None), None)
-        return legend_line(self.label, self.ids, self.session, first)
+        if first is not None:
+            parts.append(utc(first).strftime("%Y-%m-%d %H:%M"))
+        return f"[{self.label}] " + " · ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
 class PackedContext:
-    """The packed context and what went into it.
+    """The packed context (``text``, "" when nothing fits) and what went into it.
 
-    Attributes:
-        text: the context to put in the prompt ("" when nothing fits).
-        tokens: ``counter.count(text)``; never more than the budget.
-        used: ids of the rendered memories, in rendered order.
-        dropped: ids of the offered memories not rendered (duplicates, superseded, or not
-            worth their tokens within the budget), best first.
-        triples_rendered: how many graph triples are on the ``Connections:`` line.
-        partial: ids among ``used`` rendered as some of their sentences only.
-        chronological: whether lines are ordered by time (else by rank).
-        sources: what each label stands for, in rendered order.
+    ``tokens`` is ``counter.count(text)``, never more than the budget; ``used``: the rendered
+    memories in rendered order (``partial``: those cut to some of their sentences);
+    ``dropped``: the others (duplicates, superseded, not worth their tokens), best first;
+    ``chronological``: lines ordered by time, else by rank; ``sources``: what each label
+    stands for.
     """
 
     text: str
@@ -115,13 +103,13 @@ _REFERS_BACK = re.compile(
     re.IGNORECASE,
 )
 TIMELESS = frozenset({"fact", "document", "preference", "summary"})
-"""Kinds whose time is when they were stored, not when something was said or happened: their
-dates are not rendered (unless the lines are ordered by time)."""
+"""Kinds whose time is when they were stored, not when something happened: no date rendered
+(unless the lines are ordered by time)."""
 _NEAR_DUPLICATE_MEMORY = 0.85
 """Jaccard similarity of two memories' words at which the lower-ranked one is dropped (numbers equal)."""
 ASKED_DAYS = 7
-"""A question's time window of at most this many days (``Plan.time``: "last Saturday", "on 7
-Jan 2024", "last week") makes a sentence that names a day inside it evidence (``PackingConfig.day``)."""
+"""A question's window (``Plan.time``) of at most this many days makes a sentence naming a day
+inside it evidence (``PackingConfig.day``)."""
 
 
 def refers_back(query: str) -> bool:
@@ -129,12 +117,6 @@ def refers_back(query: str) -> bool:
 
     Such questions are about a sequence of events, so the packer orders their memories by
     time; the same cues mean the caller asks for history, so superseded facts are kept.
-
-    Args:
-        query: the user's query.
-
-    Returns:
-        True when a temporal back-reference cue occurs in the query.
 
     Example:
         >>> refers_back("What did we decide last time about the budget?")
@@ -147,8 +129,7 @@ def refers_back(query: str) -> bool:
 
 @functools.lru_cache(maxsize=4 * ANALYSIS_CACHE_SIZE)
 def _dedupe_key(text: str) -> str:
-    """A memory's (or a triple part's) text as exact duplicates share it (cached: the same
-    candidates come back question after question)."""
+    """A memory's (or a triple part's) text as exact duplicates share it (cached)."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(" .!?;,")
 
 
@@ -163,30 +144,25 @@ def _body(item: ContextItem) -> str:
 
 
 _SHORT = 400
-"""Memories up to this many characters are compared word by word for near-duplicates; longer
-ones by their sentences (a word comparison would tokenise every long candidate)."""
+"""Memories up to this many characters are compared by words for near-duplicates, longer ones
+by sentences (a word comparison would tokenise every long candidate)."""
 
 
 class _Kept:
-    """A memory kept so far: its length, and what near-duplicates share (computed when first
-    compared): the words and the numbers (short memories), or the sentences."""
-
-    __slots__ = ("_sig", "analysis", "length")
+    """A memory kept so far: its analysis and its length."""
 
     def __init__(self, analysis: Analysis, length: int) -> None:
         self.analysis = analysis
         self.length = length
-        self._sig: tuple[frozenset[str], frozenset[str]] | None = None
 
-    @property
+    @functools.cached_property
     def sig(self) -> tuple[frozenset[str], frozenset[str]]:
-        if self._sig is None:
-            a = self.analysis
-            if self.length > _SHORT:
-                self._sig = frozenset(a.texts), frozenset()
-            else:
-                self._sig = a.words, frozenset(w for w in a.words if not w.isalpha())
-        return self._sig
+        """What near-duplicates share (computed when first compared): the words and the numbers
+        (short memories), or the sentences."""
+        a = self.analysis
+        if self.length > _SHORT:
+            return frozenset(a.texts), frozenset()
+        return a.words, frozenset(w for w in a.words if not w.isalpha())
 
 
 def _near_duplicate(new: _Kept, kept: Sequence[_Kept]) -> bool:
@@ -217,23 +193,13 @@ def _by_rank(rank: int, half: float | None) -> float:
     return 1.0 / (1.0 + rank / half) if half else 1.0
 
 
-def _prior(item: ContextItem, rank: int, w: PackingConfig, *, assistant: float) -> float:
-    prior = _by_rank(rank, w.prior_half)
-    if role_of(item.speaker) == "assistant":  # its turns restate the user's words
-        prior *= assistant
-    return prior
-
-
 def pack(
     query: str,
     items: Sequence[ContextItem],
     *,
     budget_tokens: int,
     counter: TokenCounter,
-    chronological: bool | None = None,
     history: bool | None = None,
-    connections: bool | None = None,
-    legend: bool = False,
     weights: PackingConfig | None = None,
     dates: bool = True,
     tz: tzinfo = UTC,
@@ -241,44 +207,24 @@ def pack(
 ) -> PackedContext:
     """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
-    Superseded items are dropped unless the query refers back (:func:`refers_back`), and items
-    that equal or nearly equal (85 % of their words, the same numbers) a better-ranked one; the
-    rest are cut into a title and sentences (:mod:`.sentences`), and sentences are chosen
-    greedily by marginal relevance per token (:mod:`.select`, scored by :mod:`.signals`) while
-    the rendered text fits. The text has one line per source, ``[n] [date] [Title: |speaker:
-    ]sentence … sentence`` (:mod:`.render`; the date when the order is by time or the dated
-    candidates span more than one day), then ``Connections: a -rel-> b; ...`` when graph
-    triples earn their tokens, then, with ``legend``, ``Sources:`` and one ``[n] ids · session
-    · time`` line per label. Every fit is checked by counting the rendered text with
-    ``counter``, so the budget holds for any tokenizer (see :class:`.tokens.TokenCounter` for
-    the ``additive`` and ``join_tokens`` promises that let it sum cached line counts).
+    Drops superseded items (unless the query refers back: :func:`refers_back`) and duplicates
+    or near-duplicates of a better-ranked item, cuts the rest into sentences (:mod:`.sentences`)
+    and chooses sentences greedily by gain per token (:mod:`.select`, :mod:`.signals`) while the
+    rendered text (:mod:`.render`), counted whole with ``counter``, fits. Lines are ordered by
+    time when the query refers back, else by rank.
 
     Args:
-        query: the user's query.
         items: the ranked candidates, in any order (``score`` gives the rank).
-        budget_tokens: the most tokens the returned text may have (>= 1).
+        budget_tokens: the most tokens the text may have; ``InputError`` if not at least 1.
         counter: the token counter of the consuming model.
-        chronological: order lines oldest first (True), by rank (False), or by time when
-            the query refers back (None).
         history: keep superseded items (True), drop them (False), or keep them only when the
             query refers back (None).
-        connections: graph triples only when they earn their tokens (None), after the
-            sentences while they fit (True), or never (False).
-        legend: append the ``Sources:`` legend (within the budget).
         weights: the scoring weights (default :class:`~falkmem.config.PackingConfig`).
-        dates: write after the relative time words of memories that are not timeless
-            ("yesterday") the date they mean (:func:`.when.anchor`); False: as written.
-        tz: the time zone whose calendar days the lines show and relative time words are read
-            in; the legend and :attr:`PackedContext.sources` keep UTC times.
-        window: the time window the question names (``Plan.time``: start, end; naive wall-clock
-            times in ``tz``); when it spans at most ``ASKED_DAYS`` days, a sentence whose
-            relative time words name a day inside it gains ``PackingConfig.day``.
-
-    Returns:
-        The packed context.
-
-    Raises:
-        InputError: ``budget_tokens`` is 0 or negative.
+        dates: write after a relative time word ("yesterday") of a memory that is not
+            timeless the date it means (:func:`.when.anchor`).
+        tz: the time zone of the lines' days and of relative time words (sources stay UTC).
+        window: the question's time window (``Plan.time``: naive wall-clock times in ``tz``);
+            within ``ASKED_DAYS`` days, a sentence naming a day inside it gains ``PackingConfig.day``.
 
     Example:
         >>> from falkmem.context import RegexTokenCounter
@@ -292,12 +238,10 @@ def pack(
     w = weights or PackingConfig()
     if w.repeat_latest is not None and find_order(query) == "latest":
         w = w.model_copy(update={"repeat": w.repeat_latest})
-    back = refers_back(query)
-    by_time = back if chronological is None else chronological
-    keep_old = back if history is None else history
+    by_time = refers_back(query)  # a question about a sequence of events: lines oldest first
+    keep_old = by_time if history is None else history
 
     ranked = sorted(items, key=lambda it: (-it.score, it.id))
-    dropped: list[str] = []
     unique: list[tuple[ContextItem, Analysis]] = []
     kept: list[_Kept] = []
     seen_ids: set[str] = set()
@@ -305,12 +249,10 @@ def pack(
     for item in ranked:
         key = _dedupe_key(item.text)
         if (item.superseded and not keep_old) or not key or item.id in seen_ids or key in seen_texts:
-            dropped.append(item.id)
             continue
         a = analyse(_body(item))
         this = _Kept(a, len(item.text))
         if not len(a) or _near_duplicate(this, kept):
-            dropped.append(item.id)
             continue
         kept.append(this)
         seen_ids.add(item.id)
@@ -319,8 +261,7 @@ def pack(
 
     analyses = [a for _, a in unique]
     via = [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via]
-    titles = [a.title for a in analyses]
-    bridges = chain_names(via, titles, analyses, query)
+    bridges = chain_names(via, [a.title for a in analyses], analyses, query)
     stems, hot = read_query(query, bridges)
     hots = [
         frozenset(i for i, t in enumerate(a.texts) if i == 0 or (hot is not None and hot.search(t.lower())))
@@ -331,7 +272,7 @@ def pack(
         frozenset(w for i in h for w in a.sentence(i).words & wanted)
         for a, h in zip(analyses, hots, strict=True)
     ]
-    q = weigh(query, stems, present, bridges, hot, w.idf_floor)
+    q = weigh(query, stems, present, bridges, w.idf_floor)
     on_day: list[frozenset[int]] = [frozenset()] * len(unique)
     if window is not None and w.day > 0:
         first, after = window[0].date(), (window[1] - timedelta(microseconds=1)).date() + timedelta(days=1)
@@ -352,51 +293,48 @@ def pack(
         triples = []
         for t in item.triples:
             tk = (_dedupe_key(t[0]), _dedupe_key(t[1]), _dedupe_key(t[2]))
-            if all(tk) and tk not in seen_triples and connections is not False:
+            if all(tk) and tk not in seen_triples:
                 seen_triples.add(tk)
                 triples.append(t)
         block = f"s:{item.session}" if item.session else f"i:{item.id}"
-        speaker = item.speaker
+        prior = _by_rank(rank, w.prior_half)
+        if role_of(item.speaker) == "assistant":  # its turns restate the user's words
+            prior *= assistant
         dated = item.kind not in TIMELESS
-        e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=speaker, session=item.session,
-                  at=item.at, triples=tuple(triples), prior=_prior(item, rank, w, assistant=assistant),
-                  dated=dated, hot=h, said=dates and dated, on_day=d)  # fmt: skip
+        e = Entry(id=item.id, rank=rank, analysis=a, block=block, speaker=item.speaker, session=item.session,
+                  at=item.at, triples=tuple(triples), prior=prior, dated=dated, hot=h, said=dates and dated,
+                  on_day=d)  # fmt: skip
         score_entry(e, q, w)
         entries.append(e)
 
-    def run(additive: bool) -> tuple[Selected, str, int]:
+    def run(additive: bool) -> tuple[Selection, str, int]:
         for e in entries:
             e.chosen.clear()
-        chosen = select(entries, q, w, budget_tokens, Meter(counter, additive=additive), by_time=by_time,
-                        show_dates=show_dates, legend=legend, connections=connections, asked=asked,
-                        tz=tz)  # fmt: skip
-        text = "\n".join(chosen.lines)
+        meter = Meter(counter, additive=additive)
+        chosen = select(
+            entries, q, w, budget_tokens, meter, by_time=by_time, show_dates=show_dates, asked=asked, tz=tz
+        )
+        text = "\n".join(chosen.render())
         return chosen, text, counter.count(text)
 
     chosen, text, tokens = run(join_bound(counter) is not None)
     if tokens > budget_tokens:  # only when a counter's additive claim (or join bound) was wrong
         chosen, text, tokens = run(False)
     sources = []
-    partial: list[str] = []
-    for label, members in zip(chosen.labels, chosen.blocks, strict=True):
-        part = tuple(e.id for e in members if len(e.chosen) < len(e.analysis))
-        partial += part
+    for n, members in enumerate(chosen.arrange(), 1):
         sessions = {e.session for e in members}
-        sources.append(Source(label=label, ids=tuple(e.id for e in members),
+        sources.append(Source(label=str(n), ids=tuple(e.id for e in members),
                               session=members[0].session if len(sessions) == 1 else None,
                               times=tuple(utc(e.at) if e.at is not None else None for e in members),
-                              partial=part))  # fmt: skip
+                              partial=tuple(e.id for e in members if len(e.chosen) < len(e.analysis))))  # fmt: skip
     used = tuple(i for s in sources for i in s.ids)
-    used_set = set(used)
-    order = {it.id: n for n, it in reversed(list(enumerate(ranked)))}
-    dropped += [e.id for e in entries if e.id not in used_set]
     return PackedContext(
         text=text,
         tokens=tokens,
         used=used,
-        dropped=tuple(sorted(dict.fromkeys(d for d in dropped if d not in used_set), key=order.__getitem__)),
+        dropped=tuple(dict.fromkeys(it.id for it in ranked if it.id not in used)),
         triples_rendered=len(chosen.triples),
-        partial=tuple(partial),
+        partial=tuple(i for s in sources for i in s.partial),
         chronological=by_time,
         sources=tuple(sources),
     )

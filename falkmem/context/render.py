@@ -1,45 +1,17 @@
-"""How a packed context reads: one line per source, a short label, the date once, and a legend
-of provenance only when asked.
-
-The format (docs/context.md)::
-
-    [1] 20 May 2023 user: I booked TP 1234 to Lisbon. … assistant: Your code is QX7RTP.
-    [2] Brannock Falls: Brannock Falls is a waterfall in northern Wales.
-    Connections: Atlas team -built-> Project Helios; Priya Chandran -leads-> Atlas team
-    Sources:
-    [1] s1:0, s1:1 · s1 · 2023-05-20 09:00
-    [2] p000123
-
-A line is ``[<label>]``, the date of its first memory when dates tell memories apart, then
-each memory of the source: its title (``Title: ``, left out when a rendered sentence repeats
-it) or its speaker (``user: ``), and its chosen sentences (`` … `` where sentences were left
-out between them). Consecutive turns of one session share a line and a label. The
-``Sources:`` legend maps each label to the memory ids, the session and the time (UTC).
-"""
+"""How a packed context reads: one line per source, ``[n] [date] [Title: |speaker: ]sentence …
+sentence``, then ``Connections: a -rel-> b; ...`` (docs/context.md, "The format")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, tzinfo
 
 from .sentences import Analysis, one_line
 from .when import anchor, day_text
 
-__all__ = [
-    "CONNECTIONS",
-    "LEGEND",
-    "Piece",
-    "day",
-    "legend_line",
-    "line_parts",
-    "local_day",
-    "stamp",
-    "triple_text",
-]
+__all__ = ["CONNECTIONS", "day", "local_day", "memory_parts", "triple_text", "utc"]
 
 CONNECTIONS = "Connections:"
-LEGEND = "Sources:"
 
 
 def utc(at: datetime) -> datetime:
@@ -57,69 +29,28 @@ def day(at: datetime, tz: tzinfo = UTC) -> str:
     return day_text(local_day(at, tz))
 
 
-def stamp(at: datetime) -> str:
-    """``2023-05-20 09:00`` (UTC), for the legend."""
-    return utc(at).strftime("%Y-%m-%d %H:%M")
+def memory_parts(
+    a: Analysis, chosen: Iterable[int], speaker: str | None, said: date | None, shown: date | None
+) -> list[str]:
+    """One memory's part of a line, ``[Title:] [speaker:] s1 … s3``, to be joined by single spaces.
 
-
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One memory's part of a line: what to render of it.
-
-    Attributes:
-        analysis: the memory, cut.
-        chosen: indices of its sentences to render, in any order.
-        speaker: who said it (chat turns), or None.
-        said: the day it was said (chat turns, events): its relative time words ("yesterday")
-            get the date they mean (:func:`.when.anchor`); None: left as written.
-        shown: the day its line shows, if any ("today" then needs no date).
+    ``chosen``: the sentences to render; ``said``: the day the memory was said, whose date its
+    relative time words ("yesterday") get (:func:`.when.anchor`; None: left as written);
+    ``shown``: the day its line shows ("today" then needs no date).
     """
-
-    analysis: Analysis
-    chosen: frozenset[int]
-    speaker: str | None = None
-    said: date | None = None
-    shown: date | None = None
-
-    def parts(self) -> list[str]:
-        """``[Title:] [speaker:] s1 … s3``: its pieces, to be joined by single spaces."""
-        a = self.analysis
-        body: list[str] = []
-        last = -2
-        for i in sorted(self.chosen):
-            if body and i != last + 1:
-                body.append("…")
-            body.append(a.texts[i] if self.said is None else anchor(a.texts[i], self.said, self.shown))
-            last = i
-        head: list[str] = []
-        if a.title is not None and (not body or a.title.casefold() not in body[0].casefold()):
-            head.append(a.title + ":")
-        if self.speaker:
-            head.append(one_line(self.speaker) + ":")
-        return head + body
-
-
-def line_parts(label: str, date: str | None, pieces: Sequence[Piece]) -> list[str]:
-    """The parts of one source's line, ``[label] [date ]piece piece…``, to be joined by single
-    spaces (pieces of one speaker joined by ``…``)."""
-    out = [f"[{label}]"]
-    if date:
-        out.append(date)
-    for n, p in enumerate(pieces):
-        if n and not p.speaker and not p.analysis.title:
-            out.append("…")
-        out += p.parts()
-    return out
-
-
-def legend_line(label: str, ids: Sequence[str], session: str | None, at: datetime | None) -> str:
-    """``[label] id, id · session · 2023-05-20 09:00`` (missing parts left out)."""
-    parts = [", ".join(one_line(i) for i in ids)]
-    if session:
-        parts.append(one_line(session))
-    if at is not None:
-        parts.append(stamp(at))
-    return f"[{label}] " + " · ".join(parts)
+    body: list[str] = []
+    last = -2
+    for i in sorted(chosen):
+        if body and i != last + 1:
+            body.append("…")
+        body.append(a.texts[i] if said is None else anchor(a.texts[i], said, shown))
+        last = i
+    head: list[str] = []
+    if a.title is not None and (not body or a.title.casefold() not in body[0].casefold()):
+        head.append(a.title + ":")
+    if speaker:
+        head.append(one_line(speaker) + ":")
+    return head + body
 
 
 def triple_text(triple: tuple[str, str, str]) -> str:

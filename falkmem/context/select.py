@@ -1,23 +1,17 @@
-"""Choosing sentences for a budget: greedy by marginal relevance per token, never over budget.
+"""Choosing sentences for a budget: greedy by gain per token, never over budget.
 
-Candidates are a memory's sentences, one at a time, except where a sentence cannot stand
-alone: one that leans on the sentence before it ("However, ...", "They ...") comes with that
-sentence (unless it only says "it" or "he" and the memory's title is rendered), one that
-announces a list (ends with ":") with the next, or with the whole list when it is numbered and
-its items are short (then none of them is a candidate alone). A candidate's gain is what its
-sentences add (:mod:`.signals`; words the context holds already count less, a sentence that
-repeats one already chosen counts nothing, one that restates it with other numbers counts
-whole: an update), its cost the tokens it adds, the first sentence of a memory also paying for
-its label, date and title. The best gain per token is taken while it fits (lazy greedy: gains
-shrink as the context grows, but for an update's, so a candidate is re-scored only when it
-reaches the top). Every fit is checked on the rendered text with the caller's counter, so the
-budget holds for any tokenizer.
+A candidate is a group of a memory's sentences (:func:`candidates`), its gain what they add
+(:mod:`.signals`), its cost the tokens they add. Gains only shrink as the context grows (but
+for an update's), so a candidate is re-scored only when it reaches the top of the heap. Every
+fit is checked on the rendered text with the caller's counter.
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
@@ -25,12 +19,13 @@ from datetime import UTC, datetime, tzinfo
 from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..text.tokens import tokenize
-from .render import CONNECTIONS, LEGEND, Piece, day, legend_line, line_parts, local_day, triple_text
+from .render import CONNECTIONS, local_day, memory_parts, triple_text
 from .sentences import Analysis, Sentence
 from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
+from .when import day_text
 
-__all__ = ["Entry", "Meter", "Selected", "candidates", "score_entry", "select"]
+__all__ = ["Entry", "Meter", "Selection", "candidates", "score_entry", "select"]
 
 Triple = tuple[str, str, str]
 _NEAR_DUPLICATE = 0.8
@@ -42,8 +37,7 @@ _PRONOUNS = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "t
 """With a title rendered, these point at the title: the sentence can stand alone."""
 _SHARED: dict[str, int] = {}
 _SHARED_MAX = 200_000
-"""Sentence and line counts of the default counter, kept across calls (it is pure); past this
-many the cache starts over."""
+"""Line counts of the default counter, kept across calls (it is pure), up to this many."""
 _CHARS_PER_TOKEN = 4.0
 """For ranking candidates before they are counted (the exact count decides every fit)."""
 
@@ -57,6 +51,8 @@ class Meter:
         self.join = (join_bound(counter) or 0) if additive else 0
         """Tokens a newline join may add (``TokenCounter.join_tokens``): the sum stays an upper bound."""
         self._cache: dict[str, int] = _SHARED if type(counter) is RegexTokenCounter else {}
+        self.spaced = additive and type(counter) is RegexTokenCounter
+        """The default counter's pieces never span white space: counts add over spaces too."""
 
     def line(self, text: str) -> int:
         """Tokens of one line or sentence (cached)."""
@@ -66,11 +62,6 @@ class Meter:
                 self._cache.clear()
             n = self._cache[text] = self.counter.count(text)
         return n
-
-    @property
-    def spaced(self) -> bool:
-        """The default counter's pieces never span white space: counts add over spaces too."""
-        return self.additive and type(self.counter) is RegexTokenCounter
 
     def count(self, lines: Sequence[str]) -> int:
         """Tokens of the lines joined by newlines."""
@@ -118,9 +109,7 @@ def score_entry(
     # for the chain though it says "it" ("Thornvale: It is located within Elmshire").
     titled = 0.0
     if a.title is not None:
-        titled = (
-            1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain_text(a.title_norm)
-        )
+        titled = 1.0 if bridges and not bridges.isdisjoint(a.title_names) else query.names_chain(a.title_norm)
     base, lead, prior, hot, on_day = weights.base, weights.lead, e.prior, e.hot, e.on_day
     asked = query.stems.keys()
     out: list[float] = []
@@ -130,7 +119,7 @@ def score_entry(
         if i in hot or bridged:
             s = a.sentence(i)
             lexical = not asked.isdisjoint(s.words)
-            chained = 1.0 if bridged else max(titled if i == 0 else 0.0, query.names_chain(s))
+            chained = 1.0 if bridged else max(titled if i == 0 else 0.0, query.names_chain(s.norm))
             typed = (lexical or chained > 0) and query.typed(s)
             g += weights.chain * chained + weights.answer_type * typed + weights.day * (i in on_day)
         out.append(prior * g)
@@ -142,62 +131,53 @@ def score_entry(
 
 
 @dataclass
-class Selected:
-    """What selection kept, in render order."""
+class Selection:
+    """The chosen sentences (``Entry.chosen``) and triples, and how they render."""
 
-    lines: list[str]
-    blocks: list[list[Entry]]
-    labels: list[str]
-    triples: list[Triple]
-
-
-@dataclass
-class _State:
     entries: list[Entry]
     by_time: bool
     show_dates: bool
-    legend: bool
-    triples: list[Triple] = field(default_factory=list)
-    meter: Meter | None = None
-    tz: tzinfo = UTC
+    meter: Meter
+    tz: tzinfo
     """The zone whose calendar days the lines show and "yesterday" is read in."""
+    triples: list[Triple] = field(default_factory=list)
     _lines: dict[tuple[object, ...], str] = field(default_factory=dict)
 
     def arrange(self) -> list[list[Entry]]:
+        """The memories of each line, in render order (line ``n`` from 1 has the label ``n``)."""
         blocks: dict[str, list[Entry]] = {}
         for e in self.entries:
             if e.chosen:
                 blocks.setdefault(e.block, []).append(e)
         for members in blocks.values():
-            if len(members) > 1:
-                members.sort(key=lambda e: e.order)
+            members.sort(key=lambda e: e.order)
         if self.by_time:
             return sorted(blocks.values(), key=lambda b: b[0].order)
         return sorted(blocks.values(), key=lambda b: min(e.rank for e in b))
 
-    def render(self) -> Selected:
+    def render(self) -> list[str]:
+        """The lines of the text."""
         blocks = self.arrange()
         lines: list[str] = []
-        labels: list[str] = []
         for n, members in enumerate(blocks, 1):
             label = str(n)
-            labels.append(label)
             key = (label, *((e.id, frozenset(e.chosen)) for e in members))
             text = self._lines.get(key)
             if text is None:
                 first_at = next(
                     (e.at for e in members if e.at is not None and (e.dated or self.by_time)), None
                 )
-                date = day(first_at, self.tz) if self.show_dates and first_at is not None else None
-                shown = local_day(first_at, self.tz) if date is not None and first_at is not None else None
-                pieces = [
-                    Piece(e.analysis, frozenset(e.chosen), e.speaker,
-                          said=local_day(e.at, self.tz) if e.at is not None and e.said else None, shown=shown)
-                    for e in members
-                ]  # fmt: skip
-                parts = line_parts(label, date, pieces)
+                shown = local_day(first_at, self.tz) if self.show_dates and first_at is not None else None
+                parts = [f"[{label}]"]
+                if shown is not None:
+                    parts.append(day_text(shown))
+                for j, e in enumerate(members):
+                    if j and not e.speaker and not e.analysis.title:
+                        parts.append("…")  # between memories of one block that name no speaker or title
+                    said = local_day(e.at, self.tz) if e.at is not None and e.said else None
+                    parts += memory_parts(e.analysis, e.chosen, e.speaker, said, shown)
                 text = self._lines[key] = " ".join(parts)
-                if self.meter is not None and self.meter.spaced and text not in self.meter._cache:
+                if self.meter.spaced and text not in self.meter._cache:
                     # a part ending in a label colon ("Title:") gains ": " when joined: +1
                     self.meter._cache[text] = sum(self.meter.line(part) for part in parts) + sum(
                         1 for part in parts[:-1] if part.endswith(":")
@@ -205,13 +185,7 @@ class _State:
             lines.append(text)
         if self.triples:
             lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
-        if self.legend and blocks:
-            lines.append(LEGEND)
-            for label, members in zip(labels, blocks, strict=True):
-                first_at = next((e.at for e in members if e.at is not None), None)
-                session = members[0].session if len({e.session for e in members}) == 1 else None
-                lines.append(legend_line(label, [e.id for e in members], session, first_at))
-        return Selected(lines=lines, blocks=blocks, labels=labels, triples=list(self.triples))
+        return lines
 
 
 def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
@@ -221,16 +195,14 @@ def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
     return both >= share * (len(a) + len(b) - both)
 
 
-def _near_duplicate(s: Sentence, seen: Sequence[Sentence], start: int = 0) -> bool:
-    for k in range(start, len(seen)):
-        o = seen[k]
-        if s.norm == o.norm:
-            return True
-        if s.digits != o.digits or not s.words or not o.words:
-            continue
-        if _alike(s.words, o.words, _NEAR_DUPLICATE):
-            return True
-    return False
+def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
+    """Whether ``s`` says what one of ``seen`` says: the same words, or most of them and the
+    same numbers."""
+    return any(
+        s.norm == o.norm
+        or (s.digits == o.digits and s.words and o.words and _alike(s.words, o.words, _NEAR_DUPLICATE))
+        for o in seen
+    )
 
 
 def candidates(e: Entry) -> list[tuple[int, ...]]:
@@ -245,9 +217,7 @@ def candidates(e: Entry) -> list[tuple[int, ...]]:
         group: tuple[int, ...] = (i,)
         if i > 0:
             first = a.texts[i].split(" ", 1)[0].strip(",.;:!?\"'").lower()
-            s = a.sentence(i) if i in e.hot else None
-            leans = s.leans_back if s is not None else first in _LEANING
-            if leans and not (a.title is not None and first in _PRONOUNS):
+            if first in _LEANING and not (a.title is not None and first in _PRONOUNS):
                 group = (i - 1, i)
         if a.texts[i].endswith(":") and i + 1 < len(a):
             items = _list_items(a.texts, i + 1)
@@ -281,9 +251,11 @@ def _list_items(texts: Sequence[str], start: int) -> tuple[int, ...]:
 
 
 _LEANING = frozenset(
-    """it its he his him she her they their them this that these those however but also although though
-    so then thus therefore hence moreover furthermore additionally besides instead otherwise""".split()  # noqa: SIM905 - a word block reads better
+    """it its he his him she her they their them theirs this that these those there here such
+    however but also although though so then thus therefore hence meanwhile moreover furthermore
+    additionally besides instead otherwise later afterwards subsequently yes no""".split()  # noqa: SIM905 - a word block reads better
 )
+"""A sentence opening with one of these points at the sentence before ("It", "However"...)."""
 
 
 def select(
@@ -295,49 +267,36 @@ def select(
     *,
     by_time: bool,
     show_dates: bool,
-    legend: bool,
-    connections: bool | None,
-    asked: frozenset[str] = frozenset(),
-    tz: tzinfo = UTC,
-) -> Selected:
+    asked: frozenset[str],
+    tz: tzinfo,
+) -> Selection:
     """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
 
-    ``connections``: None lets each triple of a chosen memory compete for tokens like a
-    sentence; True adds them after the sentences while they fit; False never renders them.
-    ``asked``: the question's words (a name it holds is no bridge).
-    ``tz``: the zone of the days the lines show.
-
-    A name first met in a chosen sentence that the question does not hold and few other
-    candidates mention (at most a fifth of them) is a bridge: the memories that mention it
-    get the rank prior ``weights.bridge`` at least, and their sentences naming it the chain
-    gain, so the next hop is chosen though it shares no word with the question. Not within one
-    conversation: a name that a chat turn (a memory with a speaker) shares with a turn of its
-    own session is the conversation's topic, and the turns naming it again elaborate it (an
-    assistant's list of "Alpine" mountain huts after the user's "huts in the Alpine
-    valleys"); across sessions it is the same thing met again (the trip booked in one session,
-    its delay in another). Turns without a session count as one conversation.
+    A name first met in a chosen sentence that the question (``asked``) does not hold and at
+    most a fifth of the candidates mention is a bridge: the memories naming it get at least the
+    rank prior ``weights.bridge``, and their sentences naming it the chain gain; not in turns
+    of the chat turn's own session, where it is the conversation's topic, not a next hop.
     """
-    state = _State(entries, by_time, show_dates, legend, meter=meter, tz=tz)
+    state = Selection(entries, by_time, show_dates, meter, tz)
     covered: dict[str, int] = {}
     seen: list[Sentence] = []
     seen_texts: set[str] = set()
     opened: set[str] = set()
     heap: list[tuple[float, int, int, tuple[int, ...], Triple | None]] = []
-    tie = 0
+    tie = itertools.count()
     # With the default counter a sentence added to a line adds at least its own count: a
     # candidate that cannot fit is known without rendering.
     spaced = meter.spaced
 
     checked: dict[tuple[int, int], int] = {}
-    """(entry, sentence) -> how many chosen sentences it was found no near-duplicate of;
-    -1 once it is one (``seen`` only grows: each pair is compared once)."""
+    """(entry, sentence) -> how many of ``seen`` it is no near-duplicate of (-1: it is one)."""
 
     def duplicate(e: Entry, i: int) -> bool:
         key = (e.rank, i)
         start = checked.get(key, 0)
         if start < 0:
             return True
-        if start < len(seen) and _near_duplicate(e.analysis.sentence(i), seen, start):
+        if start < len(seen) and _near_duplicate(e.analysis.sentence(i), seen[start:]):
             checked[key] = -1
             return True
         checked[key] = len(seen)
@@ -349,17 +308,14 @@ def select(
     """(entry, sentence) -> (how many of ``numbered`` were compared, whether it updates one)."""
 
     def update(e: Entry, i: int, s: Sentence) -> bool:
-        """Whether ``s`` (holding a number) restates a chosen sentence with other numbers: its
-        words then count whole, not as a repetition (the context should show what the fact
-        became)."""
+        """Whether ``s`` restates a chosen sentence with other numbers: its words then count
+        whole, not as a repetition (the context should show what the fact became)."""
         key = (e.rank, i)
         start, found = updated.get(key, (0, False))
         if not found:
-            for k in range(start, len(numbered)):
-                o = numbered[k]
-                if o.digits.isdisjoint(s.digits) and _alike(s.words, o.words, _UPDATE):
-                    found = True
-                    break
+            found = any(
+                o.digits.isdisjoint(s.digits) and _alike(s.words, o.words, _UPDATE) for o in numbered[start:]
+            )
             updated[key] = (len(numbered), found)
         return found
 
@@ -397,42 +353,43 @@ def select(
 
     def triple_gain(e: Entry, t: Triple) -> float:
         tokens = tokenize(" ".join(t))
-        chained = query.names_chain_text(" ".join(tokens))
+        chained = query.names_chain(" ".join(tokens))
         words = {stem(tok) for tok in tokens}
         return e.prior * (
             weights.chain * chained + weights.lexical * query.lexical(words, covered, weights.repeat)
         )
 
     def push(idx: int, group: tuple[int, ...], triple: Triple | None, ratio: float) -> None:
-        nonlocal tie
-        tie += 1
-        heapq.heappush(heap, (-ratio, tie, idx, group, triple))
+        heapq.heappush(heap, (-ratio, next(tie), idx, group, triple))
 
     groups = [candidates(e) for e in entries]
     names = [e.analysis.names for e in entries]
-    name_df: dict[str, int] = {}
-    for found in names:
-        for n in found:
-            name_df[n] = name_df.get(n, 0) + 1
+    name_df = Counter(n for found in names for n in found)
     rare = max(2, len(entries) // 5)
     bridges: set[str] = set()
     for idx, group_list in enumerate(groups):
         for group in group_list:
             push(idx, group, None, gain(entries[idx], group) / estimate(idx, group))
 
-    current = meter.count(state.render().lines)
+    current = meter.count(state.render())
 
-    def accept(idx: int, new: list[int]) -> bool:
-        """Add sentences ``new`` of entry ``idx`` if the rendered text still fits; book what they cover."""
+    def fits() -> bool:
+        """Whether the rendered text fits the budget (its count is then the current one)."""
         nonlocal current
+        used = meter.count(state.render())
+        if used > budget:
+            return False
+        current = used
+        return True
+
+    def accept(idx: int, new: list[int]) -> None:
+        """Add sentences ``new`` of entry ``idx`` if the rendered text still fits; book what they cover."""
         e = entries[idx]
         was_open = bool(e.chosen)
         e.chosen.update(new)
-        used = meter.count(state.render().lines)
-        if used > budget:
+        if not fits():
             e.chosen.difference_update(new)
-            return False
-        current = used
+            return
         opened.add(e.block)
         for i in new:
             seen_texts.add(e.analysis.texts[i])
@@ -447,7 +404,7 @@ def select(
             n
             for i in new
             for n in e.analysis.names_of(i)
-            if n not in asked and n not in bridges and 2 <= name_df.get(n, 0) <= rare
+            if n not in asked and n not in bridges and 2 <= name_df[n] <= rare
         }
         if fresh:
             bridges.update(fresh)
@@ -466,13 +423,11 @@ def select(
                     ):
                         push(j, g2, None, gain(near, g2) / estimate(j, g2))
         if not was_open:
-            if connections is None:
-                for t in e.triples:
-                    push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
+            for t in e.triples:
+                push(idx, (), t, triple_gain(e, t) / (meter.line(triple_text(t)) + 2))
             for other in groups[idx]:  # no longer paying for the label and title: re-rank
                 if not set(other) <= e.chosen:
                     push(idx, other, None, gain(e, other) / estimate(idx, other))
-        return True
 
     while heap and current < budget:
         neg, _, idx, group, triple = heapq.heappop(heap)
@@ -488,11 +443,8 @@ def select(
                 push(idx, (), triple, ratio)
                 continue
             state.triples.append(triple)
-            used = meter.count(state.render().lines)
-            if used > budget:
+            if not fits():
                 state.triples.pop()
-            else:
-                current = used
             continue
         new = [i for i in group if i not in e.chosen]
         if not new:
@@ -513,13 +465,4 @@ def select(
         if any(i in e.hot and duplicate(e, i) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)
         accept(idx, new)
-    if connections:
-        for members in state.arrange():
-            for member in members:
-                for t in member.triples:
-                    if t in state.triples:
-                        continue
-                    state.triples.append(t)
-                    if meter.count(state.render().lines) > budget:
-                        state.triples.pop()
-    return state.render()
+    return state

@@ -1,12 +1,7 @@
 """A memory cut into what the packer chooses from: an optional title line and its sentences.
 
-Each sentence's features (its word stems, whether it leans on the sentence before it, whether
-it holds a number, a date, a time of day or a name) are computed the first time the packer
-asks for them, then kept with the memory's analysis. Analyses are kept in a bounded cache
-keyed by text (:func:`analyse`): a memory that comes back among the next question's
-candidates costs a lookup. The packer asks for the features of the sentences that share a
-word prefix with the question or name a bridge entity (and of first sentences); the others
-are only cut (``text/sentences.py``) and counted.
+Analyses are cached by text (:func:`analyse`) and a sentence's features are computed when the
+packer first asks for them (only for the sentences a question makes worth scoring).
 """
 
 from __future__ import annotations
@@ -25,72 +20,40 @@ __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "one_line"]
 
 ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
-_WS = re.compile(r"\s+")
 _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
-"""Heading marks and bullets, found after the line break that opens their line: a pattern
-opening with a literal is scanned for it at C speed (one anchored with ``^`` under MULTILINE is
-tried at every position: 20 times slower on a 2,000-character answer)."""
+"""Heading marks and bullets, after the line break that opens their line (a pattern opening
+with a literal is scanned at C speed; one anchored with ``^`` under MULTILINE is far slower)."""
 _EMPHASIS = re.compile(r"\*\*|__")
-_MARKS = frozenset("#-*•")
-_ANAPHORIC = frozenset(
-    """it its he his him she her they their them theirs this that these those there here such
-    however but also although though so then thus therefore hence meanwhile moreover furthermore
-    additionally besides instead otherwise later afterwards subsequently yes no""".split()  # noqa: SIM905 - a word block reads better than quoted strings
-)
 _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred
     thousand million billion once twice dozen""".split()  # noqa: SIM905 - a word block reads better than quoted strings
 )
 _COUNTS = _NUMBER_WORDS | {"single"}
-"""Words that state a count: with the tokens holding a digit, what ``Sentence.digits`` compares
-("a single free night" and "two free nights" say different things)."""
+"""Words that state a count ("a single free night", "two free nights"): ``Sentence.digits``."""
 _DATE_WORDS = frozenset(MONTHS).union(
     WEEKDAY_NAMES,
-    [
-        "yesterday",
-        "today",
-        "tomorrow",
-        "tonight",
-        "week",
-        "weekend",
-        "month",
-        "year",
-        "century",
-        "decade",
-        "spring",
-        "summer",
-        "autumn",
-        "fall",
-        "winter",
-    ],
+    """yesterday today tomorrow tonight week weekend month year century decade spring summer autumn
+    fall winter""".split(),  # noqa: SIM905 - a word block reads better than quoted strings
 )
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
 def one_line(text: str) -> str:
     """``text`` with every run of white space made one space, stripped."""
-    return _WS.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 class Sentence(NamedTuple):
-    """One sentence of a memory, with what scoring needs (a named tuple: made for every
-    sentence a question touches, it costs a third of what a frozen dataclass did).
+    """What scoring needs of one sentence (a named tuple: cheaper to make than a dataclass).
 
-    Attributes:
-        text: the sentence on one line (markdown emphasis and bullets dropped).
-        words: the Snowball stems of its words, stopwords removed (what query terms match).
-        norm: its lower-case word tokens joined by single spaces (what names match).
-        leans_back: it opens with a word that points at the sentence before ("It", "However"...).
-        number, date, time, name: it holds a number, a date expression, a time of day, a
-            capitalised name that is not its first word.
-        digits: its tokens that hold a digit, and its number words (two sentences that differ
-            there say different things).
+    ``words``: the stems of its words but stopwords (what query terms match); ``norm``: its
+    lower-case tokens joined by spaces (what names match); ``number``, ``date``, ``time``,
+    ``name``: it holds one (a name: a capitalised word not first); ``digits``: its tokens
+    holding a digit and its number words (sentences that differ there say different things).
     """
 
-    text: str
     words: frozenset[str]
     norm: str
-    leans_back: bool
     number: bool
     date: bool
     time: bool
@@ -109,10 +72,8 @@ def _sentence(text: str) -> Sentence:
     other = frozenset([t for t in bag if not t.isalpha() or t in _COUNTS])  # tokens are alphanumeric
     digits = [t for t in other if t.isdigit()]
     return Sentence(
-        text=text,
         words=_stems(bag),
         norm=" ".join(tokens),
-        leans_back=bool(tokens) and tokens[0] in _ANAPHORIC,
         number=bool(digits) or not _NUMBER_WORDS.isdisjoint(bag),
         date=not _DATE_WORDS.isdisjoint(bag) or any(len(t) == 4 and t[0] in "12" for t in digits),
         time=(":" in text or "m" in bag or "am" in bag or "pm" in bag) and _TIME.search(text) is not None,
@@ -122,34 +83,14 @@ def _sentence(text: str) -> Sentence:
 
 
 class Analysis:
-    """A memory cut for packing; sentence features are computed when first asked for.
-
-    Attributes:
-        title: its title line (a short first line without a sentence end, followed by more
-            text), or None.
-        texts: its sentences after the title, in order, each on one line.
-    """
-
-    __slots__ = (
-        "_folded",
-        "_names",
-        "_sentence_names",
-        "_sentences",
-        "_title_names",
-        "_words",
-        "texts",
-        "title",
-    )
+    """A memory cut for packing: its ``title`` line or None, and its sentences after it
+    (``texts``, each on one line); sentence features are computed when first asked for."""
 
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
         self.texts = texts
         self._sentences: list[Sentence | None] = [None] * len(texts)
-        self._words: frozenset[str] | None = None
-        self._names: frozenset[str] | None = None
         self._sentence_names: list[frozenset[str] | None] = [None] * len(texts)
-        self._title_names: tuple[str, frozenset[str]] | None = None
-        self._folded: str | None = None
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -161,21 +102,6 @@ class Analysis:
             s = self._sentences[i] = _sentence(self.texts[i])
         return s
 
-    @property
-    def words(self) -> frozenset[str]:
-        """The stems of every word of the memory (title included), stopwords removed."""
-        if self._words is None:
-            self._words = _stems(tokenize(" ".join((self.title or "", *self.texts))))
-        return self._words
-
-    @property
-    def folded(self) -> str:
-        """Its sentences joined by spaces, case-folded (where another memory's title is looked
-        for)."""
-        if self._folded is None:
-            self._folded = " ".join(self.texts).casefold()
-        return self._folded
-
     def names_of(self, i: int) -> frozenset[str]:
         """The names sentence ``i`` mentions (:func:`names_in`; computed once)."""
         found = self._sentence_names[i]
@@ -183,52 +109,38 @@ class Analysis:
             found = self._sentence_names[i] = frozenset(names_in(self.texts[i]))
         return found
 
-    def _title_tokens(self) -> tuple[str, frozenset[str]]:
-        if self._title_names is None:
-            tokens = tokenize(self.title or "")
-            self._title_names = (
-                " ".join(tokens),
-                frozenset(t for t in tokens if t not in STOPWORDS),
-            )
-        return self._title_names
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        """The stems of every word of the memory (title included), stopwords removed."""
+        return _stems(tokenize(" ".join((self.title or "", *self.texts))))
 
-    @property
+    @functools.cached_property
+    def folded(self) -> str:
+        """Its sentences joined by spaces, case-folded (where another's title is looked for)."""
+        return " ".join(self.texts).casefold()
+
+    @functools.cached_property
     def title_norm(self) -> str:
         """The title's lower-case tokens joined by single spaces ("" without a title)."""
-        return self._title_tokens()[0]
+        return " ".join(tokenize(self.title or ""))
 
-    @property
+    @functools.cached_property
     def title_names(self) -> frozenset[str]:
         """The title's words, lower-cased, stopwords left out (what a bridge name matches)."""
-        return self._title_tokens()[1]
+        return frozenset(t for t in tokenize(self.title or "") if t not in STOPWORDS)
 
-    @property
+    @functools.cached_property
     def names(self) -> frozenset[str]:
         """Its capitalised words (lower-cased) that are not a sentence's first word, and the
         words of its title: the names it mentions."""
-        if self._names is None:
-            # one pass over the memory: a sentence's first word follows a line break here
-            text = " " + (self.title or "") + "\n" + "\n".join(self.texts)
-            self._names = frozenset(names_in(text))
-        return self._names
-
-
-def _marked(body: str) -> bool:
-    """Whether ``body`` may hold markdown for ``_unmark``: emphasis, or a line that opens with a
-    heading mark or a bullet (a hyphen inside a line is no reason to run the substitution)."""
-    if "**" in body or "__" in body:
-        return True
-    if not ("#" in body or "-" in body or "*" in body or "•" in body):
-        return False
-    return any((line := part.lstrip(" \t")) and line[0] in _MARKS for part in body.split("\n"))
+        # one pass over the memory: a sentence's first word follows a line break here
+        return frozenset(names_in(" " + (self.title or "") + "\n" + "\n".join(self.texts)))
 
 
 def _unmark(body: str) -> str:
-    """``body`` without markdown emphasis (``**``, ``__``) and without the heading marks and
-    bullets that open a line: what one left-to-right regex pass removed before (the unit tests
-    hold the two equal), in two faster passes: the line marks first, then the emphasis. The two
-    never overlap (a bullet is one star and a space, emphasis two stars) nor make one another,
-    so the order changes nothing."""
+    """``body`` without markdown emphasis (``**``, ``__``) and the heading marks and bullets
+    that open a line, in two passes (the unit tests hold them equal to one regex pass): the two
+    never overlap (a bullet is one star and a space, emphasis two stars) nor make one another."""
     body = _LINE_MARKS.sub("\n", "\n" + body)[1:]
     if "__" not in body:
         return body.replace("**", "")
@@ -238,9 +150,8 @@ def _unmark(body: str) -> str:
 
 
 def _title(body: str) -> tuple[str | None, str]:
-    """The title line (:func:`~falkmem.text.sentences.title_line`, one line, markdown dropped)
-    when a sentence of three words or more follows it (else it is a line of the text), and
-    the text after it."""
+    """The title line (:func:`~falkmem.text.sentences.title_line`, markdown dropped) when a
+    sentence of three words or more follows it, and the text after it."""
     title = title_line(body)
     rest = body.partition("\n")[2]
     if (
@@ -259,20 +170,13 @@ def analyse(text: str) -> Analysis:
     A line break always ends a sentence (list items, chat paragraphs). Markdown emphasis
     (``**``, ``__``), heading marks and bullets are dropped: they cost tokens and say nothing.
 
-    Args:
-        text: the memory's text.
-
-    Returns:
-        Its analysis.
-
     Example:
         >>> a = analyse("Brannock Falls\\nBrannock Falls is a waterfall. It is in Wales.")
-        >>> a.title, a.texts, a.sentence(1).leans_back
-        ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'), True)
+        >>> a.title, a.texts
+        ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'))
     """
     title, body = _title(text.strip())
-    if _marked(body):
-        body = _unmark(body)
+    body = _unmark(body)
     texts = tuple(
         t for part in split_sentences(body) if (t := " ".join(part.split())) and any(ch.isalnum() for ch in t)
     )

@@ -1,31 +1,22 @@
-"""What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals.
-
-No model runs here. A sentence earns its place by the question's words it holds (stems,
-weighted by how rare they are among the candidates, worth less each time the context holds
-them already); by the chain: it names a bridge entity the graph followed (weighted by the rank
-of the memory it led to), the title of another candidate, or opens a memory whose title names
-one; by the answer's type (a date for "when", a number for "how many"...); by naming the day
-the question asks about; and by its memory's rank and its position. Only "hot" sentences, those
-holding a 4-letter prefix of a question word or a bridge name, are scored on words, chain and
-type; the rest are worth the rank prior alone. docs/context.md explains each signal.
+"""What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals
+(docs/context.md, "How sentences are chosen", explains each). Only "hot" sentences, holding a
+4-letter prefix of a question word or a bridge name, are scored on them; the rest are worth
+their memory's rank prior alone.
 """
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..keyword.tokens import query_terms
 from ..text.tokens import tokenize
 from .sentences import Analysis, Sentence
 
-__all__ = ["PackingConfig", "Query", "asks_for", "chain_names", "read_query"]
+__all__ = ["Query", "asks_for", "chain_names", "read_query", "weigh"]
 
 _TIME_Q = r"\b(?:what|which)\s+time\b|\bat\s+what\s+time\b"
 _WHAT = r"\b(?:what|which|in\s+what)(?:\s+(?:is|was|are|were))?(?:\s+the)?\s+"
@@ -42,11 +33,10 @@ _WANTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bwho(?:m|se)?\b|\bwhere\b", re.I), "name"),
 )
 _CHAIN_MIN = 0.1
-"""A bridge weighing less (with ``chain_half`` 1: one that led only to memories below the first
-ten) is no chain name: its sentences are not even read as evidence."""
+"""A bridge weighing less (one that led only to memories below the first ten) is no chain name."""
 _PREFIX = 4
-"""Letters of a question word a sentence must contain to be scored on words (a superset of
-the stem matches: two words with one Snowball stem share their first four letters)."""
+"""Letters of a question word a sentence must contain to be scored on words (two words with one
+Snowball stem share their first four letters)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,26 +47,15 @@ class Query:
         stems: the question's term stems with their weights (rarer among the candidates:
             heavier; terms no candidate has are left out).
         total: the sum of the weights (a sentence with every term scores 1 on words).
-        wants: what the answer looks like: ``date``, ``time``, ``number``, ``name``.
-        chain: bridge names (lower-case tokens joined by spaces) the question does not name,
-            each with its weight (see :func:`chain_names`).
-        hot: finds the sentences worth scoring (a question-word prefix or a bridge name) in
-            their lower-cased text.
+        chain: the bridge names the question does not name (:func:`chain_names`), each as
+            ``" name "`` (lower-case tokens between spaces) with its weight.
+        wants: whether the answer is a date, a time, a number, a name (:func:`asks_for`).
     """
 
     stems: dict[str, float]
     total: float
-    wants: frozenset[str]
-    chain: Mapping[str, float]
-    hot: re.Pattern[str] | None
-    _padded: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
-    """``chain`` as (" name ", weight): what ``names_chain_text`` looks for."""
-    _wants: tuple[bool, bool, bool, bool] = field(init=False, repr=False, compare=False)
-    """Whether ``wants`` holds date, time, number, name (what ``typed`` reads)."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_padded", tuple((f" {name} ", w) for name, w in self.chain.items()))
-        object.__setattr__(self, "_wants", tuple(w in self.wants for w in ("date", "time", "number", "name")))
+    chain: tuple[tuple[str, float], ...]
+    wants: tuple[bool, bool, bool, bool]
 
     def lexical(self, words: Iterable[str], covered: dict[str, int], repeat: float) -> float:
         """The share of the question a sentence adds, given how often each term is covered already."""
@@ -87,21 +66,17 @@ class Query:
             got += self.stems[w] * repeat ** covered.get(w, 0)
         return got / self.total
 
-    def names_chain(self, s: Sentence) -> float:
-        """The weight of the heaviest bridge entity the sentence names (0: none)."""
-        return self.names_chain_text(s.norm)
-
-    def names_chain_text(self, norm: str) -> float:
-        """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces)
-        names (0: none)."""
-        if not self._padded:
+    def names_chain(self, norm: str) -> float:
+        """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces,
+        as ``Sentence.norm``) names (0: none)."""
+        if not self.chain:
             return 0.0
         hay = f" {norm} "
-        return max((w for name, w in self._padded if name in hay), default=0.0)
+        return max((w for name, w in self.chain if name in hay), default=0.0)
 
     def typed(self, s: Sentence) -> bool:
         """Whether the sentence holds what the question asks for."""
-        date, time, number, name = self._wants
+        date, time, number, name = self.wants
         return (date and s.date) or (time and s.time) or (number and s.number) or (name and s.name)
 
 
@@ -111,11 +86,8 @@ _JOINED = re.compile(r"\s*(?:,\s*)?(?:and|or)?\s*", re.IGNORECASE)
 
 def asks_for(query_text: str) -> frozenset[str]:
     """What the answer looks like, read from the question's first interrogative (and one joined
-    to it by "and" / "or"): the "where" of "the city where ..." and the "when" of "... when he
-    died" are relative clauses, not what is asked.
+    to it by "and" / "or"): the "where" of "the city where ..." is a relative clause.
 
-    >>> sorted(asks_for("When does the night ferry leave from the town where the museum is located?"))
-    ['date']
     >>> sorted(asks_for("When and where did we meet?"))
     ['date', 'name']
     >>> sorted(asks_for("What is the population of the county where Glimmerton Mill stands?"))
@@ -145,42 +117,33 @@ def _word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def _whole_at(text: str, name: str) -> Iterator[int]:
-    """Where ``name`` occurs in ``text`` with no letter, digit or underscore right before or
+def _names_whole(text: str, name: str) -> bool:
+    """Whether ``name`` occurs in ``text`` with no letter, digit or underscore right before or
     after it (what a regex with word-boundary look-arounds finds, without compiling one per name)."""
     at = text.find(name)
-    end = len(name)
     while at >= 0:
-        if (at == 0 or not _word(text[at - 1])) and (at + end == len(text) or not _word(text[at + end])):
-            yield at
+        end = at + len(name)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            return True
         at = text.find(name, at + 1)
+    return False
 
 
 def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], analyses: Sequence[Analysis],
                 query_text: str) -> dict[str, float]:  # fmt: skip
-    """The bridge names a sentence is rewarded for naming, with their weights.
-
-    The bridge entities of the graph hits (``via``: each name with the weight of the memory it
-    led to; a name that led to several counts its heaviest), and the titles of candidates that
-    another candidate names (the passage about the band a first passage mentions; weight 1),
-    less the names the question itself holds (its words score those already) and those weighing
-    under ``_CHAIN_MIN``.
-    """
+    """The bridge names a sentence is rewarded for naming, with their weights: the graph's
+    bridge entities (``via``: name, weight of the memory it led to; the heaviest counts) and the
+    titles of candidates another candidate names (weight 1), less the names the question holds
+    (its words score those) and those under ``_CHAIN_MIN``."""
     asked = f" {' '.join(tokenize(query_text))} "
     names: dict[str, float] = {}
     for v, w in via:
         n = " ".join(tokenize(v))
         names[n] = max(names.get(n, 0.0), w)
-    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3 and "\0" not in t}
-    if keyed:
-        # every candidate's text in one string, each closed by a NUL (no word character: a
-        # name is whole at a text's end as before it), looked up once per title
-        texts = [a.folded for a in analyses]
-        ends = list(itertools.accumulate(len(t) + 1 for t in texts))
-        joined = "\0".join(texts) + "\0"
-        for title, i in keyed.items():
-            if any(bisect.bisect_right(ends, at) != i for at in _whole_at(joined, title)):
-                names[" ".join(tokenize(title))] = 1.0
+    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3}
+    for title, i in keyed.items():
+        if any(j != i and _names_whole(a.folded, title) for j, a in enumerate(analyses)):
+            names[" ".join(tokenize(title))] = 1.0
     return {n: w for n, w in names.items() if w >= _CHAIN_MIN and len(n) >= 3 and f" {n} " not in asked}
 
 
@@ -196,8 +159,13 @@ def read_query(query_text: str, chain: Iterable[str]) -> tuple[list[str], re.Pat
     return stems, hot
 
 
-def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str]], chain: Mapping[str, float],
-          hot: re.Pattern[str] | None, floor: float = 0.0) -> Query:  # fmt: skip
+def weigh(
+    query_text: str,
+    stems: Sequence[str],
+    present: Sequence[frozenset[str]],
+    chain: Mapping[str, float],
+    floor: float,
+) -> Query:
     """The :class:`Query`: each stem weighted by how rare it is among the candidates (``present``:
     the question's stems each candidate holds)."""
     n = len(present)
@@ -208,4 +176,9 @@ def weigh(query_text: str, stems: Sequence[str], present: Sequence[frozenset[str
             rarity = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
             weights[st] = floor + (1 - floor) * rarity
     wants = asks_for(query_text)
-    return Query(stems=weights, total=sum(weights.values()), wants=wants, chain=chain, hot=hot)
+    return Query(
+        stems=weights,
+        total=sum(weights.values()),
+        chain=tuple((f" {name} ", w) for name, w in chain.items()),
+        wants=("date" in wants, "time" in wants, "number" in wants, "name" in wants),
+    )

