@@ -7,10 +7,7 @@ from typing import Protocol, runtime_checkable
 from .known import KnownEntities
 from .types import Extraction
 
-__all__ = ["ASSISTANT_SPEAKERS", "Extractor"]
-
-ASSISTANT_SPEAKERS: frozenset[str] = frozenset({"assistant", "agent", "system", "tool", "ai", "bot"})
-"""Speakers whose words are never a source of facts for the LLM extractor."""
+__all__ = ["Extractor"]
 
 
 @runtime_checkable
@@ -25,14 +22,6 @@ class Extractor(Protocol):
     def extract(
         self, text: str, *, known: KnownEntities | None = None, speaker: str | None = None
     ) -> Extraction:
-        """Extract entities and triples from ``text``.
-
-        Args:
-            text: the memory text.
-            known: the tenant's known entities, to find again and reuse their names.
-            speaker: who said the text (``"user"``, a user name, ``"assistant"``...).
-
-        Returns:
-            The extraction.
-        """
+        """Extract entities and triples from ``text``, said by ``speaker`` (``"user"``, a user
+        name, ``"assistant"``...), reusing the names of the tenant's ``known`` entities."""
         ...

@@ -31,19 +31,11 @@ _WORDS = re.compile(r"[a-z]+")
 
 @lru_cache(maxsize=2048)
 def lookup_relation(predicate: str) -> tuple[Relation, bool] | None:
-    """Map a free-text predicate onto the relation vocabulary, or say it is not known.
+    """``(relation, swap)`` of a free-text predicate ("works at", "was born in"), or None.
 
-    The predicate is lower-cased, punctuation, articles and a few adverbs ("also",
-    "currently") are dropped, auxiliaries ("is", "was", "has been") are stripped, and the rest
-    must match a known phrase entirely (so a long clause does not match by accident).
-    Passives are turned round: ``"was built by"`` → ``("built", True)``.
-
-    Args:
-        predicate: e.g. ``"is led by"``, ``"works at"``, ``"was born in"``.
-
-    Returns:
-        ``(relation, swap)`` where ``swap`` means the subject and object must be exchanged,
-        or ``None`` when the predicate is not recognised.
+    Lower-cased, punctuation, articles and a few adverbs ("also") dropped, auxiliaries ("has
+    been") stripped, the rest must match a known phrase whole (a long clause does not match by
+    accident). ``swap``: subject and object are exchanged, for a passive (``"was built by"``).
     """
     words = [w for w in _WORDS.findall(predicate.casefold()) if w not in _FILLERS]
     if not words:
@@ -66,17 +58,8 @@ def lookup_relation(predicate: str) -> tuple[Relation, bool] | None:
 
 
 def normalize_relation(predicate: str) -> tuple[Relation, bool]:
-    """Map a free-text predicate onto the relation vocabulary.
-
-    Args:
-        predicate: e.g. OpenIE's ``"is led by"``; also an exact vocabulary name
-            (``"reports_to"``).
-
-    Returns:
-        ``(relation, swap)``; ``("related_to", False)`` when the predicate is not recognised.
-        ``swap`` is true for a passive: ``"Helios was built by Atlas"`` is
-        ``built(atlas, helios)``.
-    """
+    """``lookup_relation`` of a predicate that may also be a vocabulary name (``"reports_to"``);
+    ``("related_to", False)`` when it is not recognised."""
     exact = "_".join(predicate.casefold().split())
     if exact in RELATIONS:
         return cast(Relation, exact), False

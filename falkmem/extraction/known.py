@@ -9,8 +9,7 @@ from functools import lru_cache
 
 from ..text.keys import canonical_key, fold_accents, key_of, key_tokens
 from ..text.sentences import is_abbreviation
-from .common import is_common_word
-from .lexicon import CONTRACTIONS, words
+from .lexicon import CONTRACTIONS, is_common_word, words
 
 __all__ = ["KnownEntities", "KnownMatch"]
 
@@ -29,16 +28,8 @@ _EDGE_PUNCT = "\"'`()[]{}<>.,;:!?\u201c\u201d\u2018\u2019*_"
 
 @dataclass(frozen=True, slots=True)
 class KnownMatch:
-    """A known entity found in a text.
-
-    Attributes:
-        key: the entity's canonical key.
-        name: its display name, as registered.
-        start: index of the first canonical token of the match (see ``_scan``).
-        end: index one past its last token.
-        char_start: character offset of the match in the text.
-        char_end: character offset one past its end.
-    """
+    """A known entity (key, registered name) found in a text: its span in canonical tokens (see
+    ``_scan``), ``start`` to ``end``, and in characters, ``char_start`` to ``char_end``."""
 
     key: str
     name: str
@@ -58,25 +49,15 @@ def _scan(text: str) -> tuple[list[str], list[int], list[int]]:
     ends: list[int] = []
     for m in _RAW_TOKEN.finditer(text):
         lead, end, tokens = _word_tokens(m.group())
-        if len(tokens) == 1:  # most words
-            base = m.start()
-            words.append(tokens[0])
-            starts.append(base + lead)
-            ends.append(base + end)
-        elif tokens:
-            base = m.start()
-            words.extend(tokens)
-            starts.extend([base + lead] * len(tokens))
-            ends.extend([base + end] * len(tokens))
+        words.extend(tokens)
+        starts.extend([m.start() + lead] * len(tokens))
+        ends.extend([m.start() + end] * len(tokens))
     return words, starts, ends
 
 
 @lru_cache(maxsize=32_768)
 def _word_tokens(word: str) -> tuple[int, int, tuple[str, ...]]:
-    """One whitespace-separated word: (offset of its span's start, offset of its end, tokens).
-
-    Memoised: a text repeats its words, and a corpus repeats most of them.
-    """
+    """One whitespace-separated word: (offset of its span's start, of its end, tokens); memoised."""
     lead = len(word) - len(word.lstrip(_EDGE_PUNCT))
     end = max(len(word.rstrip(_EDGE_PUNCT)), lead)
     return lead, end if end > lead else len(word), tuple(key_tokens(word))
@@ -85,15 +66,10 @@ def _word_tokens(word: str) -> tuple[int, int, tuple[str, ...]]:
 class KnownEntities:
     """A tenant's entity keys → display names, searchable in arbitrary text.
 
-    ``find`` canonicalises the text's tokens and, where a token starts a key, looks up the
-    n-grams of the lengths of the keys it starts (one dict lookup per n-gram, never a scan over
-    the entities), so its cost depends on the text length, not on the number of entities. Not
-    thread-safe for concurrent ``add`` and ``find``; build a new index and swap the reference
-    to refresh.
-
-    Args:
-        entities: ``(key, name)`` pairs; keys are canonicalised (a no-op for keys that already
-            are canonical) and a later pair with the same key replaces the name.
+    ``find`` looks up, where a token of the text starts a key, the n-grams of the lengths of the
+    keys it starts: its cost depends on the text length, not on the number of entities. Not
+    thread-safe for concurrent ``add`` and ``find``. A later ``(key, name)`` pair with the same
+    key replaces the name.
     """
 
     def __init__(self, entities: Iterable[tuple[str, str]] = ()) -> None:
@@ -108,14 +84,7 @@ class KnownEntities:
             self.add(key, name)
 
     def add(self, key: str, name: str | None = None) -> str:
-        """Register an entity.
-
-        Args:
-            key: its key (or any name: it is canonicalised).
-            name: its display name; defaults to the key.
-
-        Returns:
-            The canonical key it was stored under.
+        """Register an entity under the canonical key of ``key`` (returned); ``name`` defaults to it.
 
         Raises:
             InputError: the key has no letter or digit.
@@ -155,23 +124,13 @@ class KnownEntities:
         return iter(self._names)
 
     def find(self, text: str, *, fold: bool = False) -> list[KnownMatch]:
-        """Find every known entity mentioned in a text.
+        """Every known entity mentioned in a text, in text order, never overlapping.
 
-        Matching is case-, accent-form- and punctuation-insensitive (both sides go through
-        ``key_tokens``); the longest match at a position wins and matches never overlap.
-        A single-token match on a very common word ("it", "us") is ignored, and one on a
-        common English word ("green", "seven") counts only where the text capitalises it: an
-        entity named "Orange" (an album) is not every passage about the fruit.
-
-        Args:
-            text: any text.
-            fold: also match where the text leaves accents off that the key has, or the other
-                way round ("Leonie Varady" finds the key "léonie várady"; an exact match comes
-                first). For questions, which people type without diacritics; the extractor
-                links what the text spells.
-
-        Returns:
-            The matches, in text order (``key`` is the stored key).
+        Matching is case-, accent-form- and punctuation-insensitive (``key_tokens``), the longest
+        match first. A one-token match on a very common word ("it") is ignored, and one of
+        common English words ("Orange", an album) counts only where the text writes it as a name.
+        With ``fold`` (for questions, typed without diacritics), accents may also differ
+        ("Leonie Varady" finds "léonie várady"; an exact match comes first).
         """
         if not self._names:
             return []
@@ -198,7 +157,7 @@ class KnownEntities:
                     key = bare if bare in names else self._folded.get(bare)
                     if key is not None:
                         cand, name = key, names[key]
-                if name is None or (size == 1 and cand in _STOP_KEYS) or not _has_letter(cand):
+                if name is None or (size == 1 and cand in _STOP_KEYS) or not any(c.isalpha() for c in cand):
                     continue  # a bare number ("3") is a list item or an amount, not a name
                 if (_plain(cand) and not _named(text, starts[i : i + size], words[i : i + size])
                         and not _quoted(text, starts[i], ends[i + size - 1])):  # fmt: skip
@@ -220,11 +179,6 @@ def _note_size(sizes: dict[str, tuple[int, ...]], first: str, n: int) -> None:
 def _with_size(sizes: tuple[int, ...], n: int) -> tuple[int, ...]:
     """``sizes`` and ``n``, longest first; memoised, so first tokens share a few tuples."""
     return tuple(sorted({*sizes, n}, reverse=True))
-
-
-@lru_cache(maxsize=65_536)
-def _has_letter(key: str) -> bool:
-    return any(ch.isalpha() for ch in key)
 
 
 @lru_cache(maxsize=65_536)

@@ -1,6 +1,11 @@
-"""Word lists the rule extractor uses: stop words, head nouns, type cues, role words."""
+"""Word lists the rule extractor uses: stop words, common words, head nouns, type cues, role words."""
 
 from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from wordfreq import zipf_frequency
 
 from ..text.dates import MONTHS, WEEKDAYS
 from ..text.keys import APOSTROPHES
@@ -10,6 +15,31 @@ from .vocab import EntityType
 def words(text: str) -> frozenset[str]:
     """Return the set of the white-space separated words of ``text``."""
     return frozenset(text.split())
+
+
+COMMON_ZIPF = 4.5
+"""Zipf frequency (wordfreq, English) at and above which a word is common: about once in 30,000 words."""
+_CLOSED = words(
+    """
+    what how why when where which who whom whose whatever however whenever wherever whoever
+    wow oh ooh ah aha hmm hm huh uh um yay yep yup nah ugh oops hooray bravo cheers alas
+    awesome amazing cool nice great sounds sound absolutely definitely totally exactly
+    congrats congratulations welcome sorry thanks thank okay ok alright
+    zero one two three four five six seven eight nine ten eleven twelve twenty hundred thousand
+    first second third fourth fifth last next
+    """
+)
+
+
+@lru_cache(maxsize=65_536)
+def is_common_word(word: str) -> bool:
+    """True when ``word`` (any case, "It's" read as "it") is a common English word: a closed-class
+    word or one of Zipf frequency >= ``COMMON_ZIPF``. Such a word opening a sentence is capitalised
+    whatever it is ("Sounds great!"), so it is taken for a name there only where the text confirms it."""
+    low = re.split(r"['\u2019]", word.strip("'\u2019."), maxsplit=1)[0].casefold()
+    if not low.isalpha():
+        return False
+    return low in _CLOSED or zipf_frequency(low, "en") >= COMMON_ZIPF
 
 
 # Capitalised words that are never names on their own (they split a capitalised run).
