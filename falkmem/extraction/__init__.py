@@ -1,12 +1,11 @@
 """Entity and relation extraction: the rule-based default, the LLM extractor and their models."""
 
 from ..text.keys import canonical_key
-from .base import Extractor
-from .keys import lookup_relation, normalize_relation
 from .known import KnownEntities, KnownMatch
 from .llm import LLMExtractor, user_text
 from .rules import RuleExtractor
-from .types import ENTITY_TYPES, RELATIONS, EntityMention, EntityType, Extraction, Relation, Triple
+from .types import ENTITY_TYPES, RELATIONS, EntityMention, EntityType, Extraction, Extractor, Relation, Triple
+from .vocab import lookup_relation, normalize_relation
 
 __all__ = [
     "ENTITY_TYPES",

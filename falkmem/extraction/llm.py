@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any, cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from ..llm import InvalidOutput, JsonChat, load_json_object
 from ..text.keys import key_of
-from .keys import normalize_relation
 from .known import KnownEntities
 from .lexicon import words
 from .types import (
@@ -21,6 +18,7 @@ from .types import (
     Relation,
     Triple,
 )
+from .vocab import normalize_relation
 
 __all__ = ["SYSTEM_PROMPT", "LLMExtractor", "user_text"]
 
@@ -83,19 +81,6 @@ def user_text(text: str) -> str:
         if not in_assistant:
             kept.append(line)
     return "\n".join(kept).strip()
-
-
-class _RawEntity(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    name: str
-    type: str = "other"
-
-
-class _RawTriple(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    subject: str
-    relation: str
-    object: str
 
 
 class LLMExtractor:
@@ -191,22 +176,27 @@ def _to_extraction(data: dict[str, Any]) -> Extraction:
         return key
 
     for item in data.get("entities", []):
-        try:
-            e = _RawEntity.model_validate(item)
-        except ValidationError:
-            continue
-        add(e.name, _entity_type(e.type))
+        if (e := _strings(item, name=None, type="other")) is not None:
+            add(e[0], _entity_type(e[1]))
     triples: list[Triple] = []
     for item in data.get("triples", []):
-        try:
-            t = _RawTriple.model_validate(item)
-        except ValidationError:
+        if (t := _strings(item, subject=None, relation=None, object=None)) is None:
             continue
-        relation, swap, label = _relation(t.relation)
-        subject, obj = add(t.subject, "other"), add(t.object, "other")
+        relation, swap, label = _relation(t[1])
+        subject, obj = add(t[0], "other"), add(t[2], "other")
         if subject is None or obj is None or subject == obj:
             continue
         if swap:
             subject, obj = obj, subject
         triples.append(Triple(subject=subject, relation=relation, object=obj, label=label))
     return Extraction(entities=tuple(entities.values()), triples=tuple(triples))
+
+
+def _strings(item: Any, **fields: str | None) -> list[str] | None:
+    """The string values of a JSON object's fields (a missing one takes its default, None: required),
+    or None when it is no object or one of them is no string."""
+    if not isinstance(item, dict):
+        return None
+    values = [item.get(name, default) for name, default in fields.items()]
+    strings = [v for v in values if isinstance(v, str)]
+    return strings if len(strings) == len(values) else None

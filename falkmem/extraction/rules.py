@@ -8,13 +8,12 @@ from collections.abc import Sequence
 
 from ..text.keys import key_of
 from ..text.sentences import split_sentences, title_line
-from .keys import lookup_relation
 from .known import KnownEntities
 from .lexicon import ROLE_COPULA, words
 from .names import capitalised_inside, name_spans, quoted_spans
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
-from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS
+from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS, lookup_relation
 
 __all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
 

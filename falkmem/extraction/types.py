@@ -1,12 +1,14 @@
-"""The extraction data model: fixed vocabularies and frozen entity/triple/extraction models."""
+"""The extraction data model (frozen entity, triple and extraction models) and the Extractor protocol."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..text.keys import canonical_key
+from .known import KnownEntities
 from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation
 
 __all__ = [
@@ -15,6 +17,7 @@ __all__ = [
     "EntityMention",
     "EntityType",
     "Extraction",
+    "Extractor",
     "Relation",
     "Triple",
     "merge_all",
@@ -190,3 +193,20 @@ def _add_triples(by_id: dict[tuple[str, str, str], Triple], triples: Iterable[Tr
                 weight=max(old.weight, t.weight),
                 label=old.label if old.label is not None else t.label,
             )
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Turns a memory text into entities and typed triples. Must be pure: no database I/O.
+
+    Implementations must be safe to call from several threads, never add a relation or entity
+    type outside the fixed vocabularies, and raise ``ExtractionError`` (never leak the text
+    in a message) when they fail.
+    """
+
+    def extract(
+        self, text: str, *, known: KnownEntities | None = None, speaker: str | None = None
+    ) -> Extraction:
+        """Extract entities and triples from ``text``, said by ``speaker`` (``"user"``, a user
+        name, ``"assistant"``...), reusing the names of the tenant's ``known`` entities."""
+        ...

@@ -1,8 +1,11 @@
-"""The fixed entity type and relation vocabularies (a leaf module: imports nothing of falkmem)."""
+"""The fixed entity type and relation vocabularies, and the mapping of free-text predicates onto
+the relations (a leaf module: imports nothing of falkmem)."""
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+import re
+from functools import lru_cache
+from typing import Literal, cast, get_args
 
 EntityType = Literal[
     "person",
@@ -69,7 +72,7 @@ KIN = (
 """Every kin noun of the ``family`` predicates ("X, uncle of Y")."""
 KIN_ORDER = r"eldest|youngest|elder|younger|oldest|second|third|fourth|only|illegitimate|adopted|natural"
 
-# The extractor's predicates (``keys.lookup_relation``): the words between two entities, matched whole.
+# The extractor's predicates (``lookup_relation``): the words between two entities, matched whole.
 PREDICATES: tuple[tuple[str, Relation], ...] = (
     (
         r"(?:co ?)?(?:lead|leads|leading|led|heads|headed|heading|runs|running|ran|chairs|chaired)"
@@ -173,6 +176,62 @@ PASSIVES: tuple[tuple[str, Relation, bool], ...] = (
     (r"worked on", "works_on", True),
     (r"powered|backed", "uses", False),
 )
+
+_FILLERS = frozenset(
+    """the a an also currently now still formerly previously recently directly just already
+    actually officially really who which that""".split()  # noqa: SIM905 - a word block
+)
+_AUX = re.compile(
+    r"^(?:(?:is|are|was|were|am|be|been|being|has|have|had|will|would|shall|should|can|"
+    r"could|may|might|must|does|do|did|gets|got|get|became|become|becomes)\s+)+"
+)
+_ACTIVE_RE: list[tuple[re.Pattern[str], Relation]] = [(re.compile(p), r) for p, r in PREDICATES]
+
+_PASSIVE_RE: list[tuple[re.Pattern[str], Relation, bool]] = [(re.compile(p), r, s) for p, r, s in PASSIVES]
+_PASSIVE_FORM = re.compile(
+    r"^(?P<aux>(?:(?:is|are|was|were|be|been|being|has|have|had|will|"
+    r"get|gets|got)\s+)*)(?P<core>.+?)\s+by$"
+)
+_WORDS = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=2048)
+def lookup_relation(predicate: str) -> tuple[Relation, bool] | None:
+    """``(relation, swap)`` of a free-text predicate ("works at", "was born in"), or None.
+
+    Lower-cased, punctuation, articles and a few adverbs ("also") dropped, auxiliaries ("has
+    been") stripped, the rest must match a known phrase whole (a long clause does not match by
+    accident). ``swap``: subject and object are exchanged, for a passive (``"was built by"``).
+    """
+    words = [w for w in _WORDS.findall(predicate.casefold()) if w not in _FILLERS]
+    if not words:
+        return None
+    phrase = " ".join(words)
+    passive = _PASSIVE_FORM.match(phrase)
+    if passive is not None and passive.group("core"):
+        core = passive.group("core")
+        for pattern, relation, swap in _PASSIVE_RE:
+            if pattern.fullmatch(core):
+                return relation, swap
+        if not passive.group("aux"):
+            return None
+    stripped = _AUX.sub("", phrase) or phrase
+    for candidate in (stripped, phrase):
+        for pattern, relation in _ACTIVE_RE:
+            if pattern.fullmatch(candidate):
+                return relation, False
+    return None
+
+
+def normalize_relation(predicate: str) -> tuple[Relation, bool]:
+    """``lookup_relation`` of a predicate that may also be a vocabulary name (``"reports_to"``);
+    ``("related_to", False)`` when it is not recognised."""
+    exact = "_".join(predicate.casefold().split())
+    if exact in RELATIONS:
+        return cast(Relation, exact), False
+    found = lookup_relation(predicate.replace("_", " "))
+    return found if found is not None else ("related_to", False)
+
 
 # The router's words (``routing/relations.py``): how a question names a relation ("the founder of",
 # "her spouse"). Each row: an alternation searched in the lower-cased question, the relations a
