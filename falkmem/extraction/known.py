@@ -40,10 +40,8 @@ class KnownMatch:
 
 
 def _scan(text: str) -> tuple[list[str], list[int], list[int]]:
-    """A text's canonical tokens (``key_tokens`` of each whitespace-separated word) as three
-    parallel lists: token, start and end of the word it came from. A word that canonicalises to
-    several tokens (``"Atlas-Team"``) gives several tokens with the same span; surrounding
-    punctuation is not part of the span."""
+    """A text's canonical tokens (``key_tokens`` of each whitespace-separated word), and the start
+    and end of the word each came from, its surrounding punctuation left out."""
     words: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -75,7 +73,6 @@ class KnownEntities:
     def __init__(self, entities: Iterable[tuple[str, str]] = ()) -> None:
         self._names: dict[str, str] = {}
         # first token of a key -> the lengths in tokens of the keys it starts, longest first
-        # (``discard`` leaves a length there: find then looks one n-gram up for nothing)
         self._sizes: dict[str, tuple[int, ...]] = {}
         # for ``find(fold=True)``: keys without accents -> the keys, and lengths by folded token
         self._folded: dict[str, str] = {}
@@ -187,17 +184,14 @@ def _plain(key: str) -> bool:
     return all(t in _STOP_KEYS or is_common_word(t) for t in key.split(" "))
 
 
-_OPENERS = ".!?:;\n"
-"""A word after one of these (white space and markup between) opens a sentence, a list item or
-a heading: it is capitalised whatever it is."""
+_OPENERS = ".!?:;\n"  # a word after one of these (and markup) is capitalised whatever it is
 _MARKUP = " \t\r*_#>\"'`([{\u201c\u2018-\u2022"
 
 
 def _named(text: str, starts: list[int], tokens: list[str]) -> bool:
-    """Whether words that are all common English read as a name where they stand: each
-    capitalised (function words such as "of" aside, not the first), and not opening a sentence
-    unless two or more of them are capitalised ("A House of Their Own", "New York": a
-    title-case phrase; "Remember", "I think" and "How to" opening a sentence are not names)."""
+    """Whether words that are all common English read as a name where they stand: each capitalised
+    (function words aside, not the first), and not opening a sentence unless two or more are
+    ("A House of Their Own", "New York"; not "Remember" or "I think" opening a sentence)."""
     content = 0
     for n, (at, token) in enumerate(zip(starts, tokens, strict=True)):
         if text[at].isupper():

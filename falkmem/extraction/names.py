@@ -16,6 +16,7 @@ from .lexicon import (
     PREFIX_TYPES,
     SENTENCE_STARTERS,
     SUFFIX_TYPES,
+    bare,
     is_common_word,
     is_contraction,
 )
@@ -38,7 +39,6 @@ _POSSESSIVE = re.compile(r"['\u2019]s?$")
 _OPENER = re.compile(r"(?:^|[:(\[\"\u201c*#>\u2022-]|\b\d{1,3}[.)])\W*$")
 _OPENER_REACH = 4  # an _OPENER match starts at most this far before the non-word run it ends with
 _HONORIFIC_REACH = 5  # "Prof.": an _HONORIFIC match starts this far at most before its spaces
-_APOSTROPHE = re.compile(r"['\u2019]")
 _INITIAL_GAP = re.compile(r"\.[ \t]+")
 _NUMERAL_LETTERS = frozenset("IVX")
 
@@ -92,7 +92,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
                 initial[k + 1]
                 or (
                     capitalised[k + 1]
-                    and _bare(texts[k + 1]) not in SENTENCE_STARTERS
+                    and bare(texts[k + 1]) not in SENTENCE_STARTERS
                     and not (
                         is_common_word(texts[k + 1])
                         and not (k + 2 < n and capitalised[k + 2] and spaced(k + 1))
@@ -124,7 +124,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
         while (
             run
             and not initial[i - len(run)]
-            and (_bare(run[0].group()) in LEADING_STOP or (run[0] is words[0] and _starter(run[0].group())))
+            and (bare(run[0].group()) in LEADING_STOP or (run[0] is words[0] and _starter(run[0].group())))
         ):
             run = run[1:]
         while run and run[-1].group().casefold() in CONNECTORS:
@@ -148,13 +148,8 @@ def _initial(word: str) -> bool:
     return len(word) == 1 and word.isupper()
 
 
-def _bare(word: str) -> str:
-    """The word without a contraction or possessive ("That's" -> "that"), case-folded."""
-    return _APOSTROPHE.split(word, maxsplit=1)[0].casefold()
-
-
 def _starter(word: str) -> bool:
-    low = _bare(word)
+    low = bare(word)
     return low in SENTENCE_STARTERS or (low.endswith("ed") and len(low) > 4 and not word.isupper())
 
 
@@ -193,8 +188,8 @@ def _make_name(
         etype = _type_of(sentence, start, parts, lows)
     yield Span(start, end, name, canonical_key(name), etype, RANK_NAME, soft)
     if head in PLACE_HEADS:  # the bare place, linked by the extractor
-        bare = " ".join(parts)
-        yield Span(start, run[-1].end(), bare, canonical_key(bare), "place", RANK_NAME + 1)
+        place = " ".join(parts)
+        yield Span(start, run[-1].end(), place, canonical_key(place), "place", RANK_NAME + 1)
 
 
 def _type_of(sentence: str, start: int, parts: list[str], lows: list[str]) -> EntityType:

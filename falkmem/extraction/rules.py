@@ -20,10 +20,17 @@ __all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
 _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
-# A first line of at most 80 characters without closing punctuation: a title or heading.
 _TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
-_PERSON_SUBJECT: frozenset[str] = frozenset({"leads", "manages", "reports_to", "holds_role"})
+_IMPLIED: dict[str, tuple[EntityType | None, EntityType | None]] = {
+    "leads": ("person", None),
+    "manages": ("person", None),
+    "reports_to": ("person", "person"),
+    "holds_role": ("person", None),
+    "based_in": (None, "place"),
+    "located_in": (None, "place"),
+}
+"""The types a relation gives its subject and object (over ``"other"`` or a guess)."""
 _IS_A = re.compile(
     r"[\"'”’)]*\s*(?:\([^()]*\)\s*)?(?:,\s*(?:also\s+)?(?:known|released|titled)\s+as\s+[^,;:()]{1,80})?,?\s*"
     r"(?:is|was|are|were)\s+(?:(?:also|originally)\s+)?(?:an?|the|one of the)\s+",
@@ -39,8 +46,7 @@ _DESCRIPTOR = re.compile(
     r"\s*(?:(?!(?:and|or|but|with|starring|starred|featuring|from|in|on|at|for|to|as|who|which|that|is|was"
     r"|were|are|of|also|while|whose|after|before|under)\b)[a-z][\w'’-]*\s+){0,3}"
 )
-"""Lower-case words between "by" and the maker's name ("by guitarist Tamsin Wexley"), or between
-the words of a description ("by the Welsh folk band Larkspur")."""
+"""Lower-case words between "by" and the maker's name ("by the Welsh folk band Larkspur")."""
 _MODIFIERS = re.compile(r"(?:[^\s,;:]+\s+){0,8}")
 """The words of a description before its head noun ("1994 Danish crime comedy"): no comma."""
 _ADJECTIVE = re.compile(r"[ \t]+[a-z]")
@@ -78,19 +84,12 @@ def _select(candidates: list[Span]) -> tuple[list[Span], list[Span]]:
 class RuleExtractor:
     """The offline default extractor: deterministic, no model, no I/O.
 
-    Per sentence it finds identifiers (codes, flight numbers, order ids, emails, dates, times,
-    amounts), role titles, capitalised and quoted names and the tenant's known entities, then
-    relates them:
-
-    - two neighbouring entities whose words in between form a known predicate get that typed
-      relation (``label`` = the predicate; a passive is turned round); an entity followed by a
-      role through a copula ("is the", ", ") gets ``holds_role``;
-    - every other pair at most ``comention_window`` entities apart gets ``related_to`` with the
-      weight ``1 / (n - 1)`` for ``n`` entities in the sentence: each entity spreads one unit of
-      evidence over its partners, so a list of ten names does not make 45 strong edges.
-
-    Dates and amounts take part in co-mention only; role titles only in ``holds_role`` (a title
-    shared by many people would become a hub).
+    Per sentence it finds identifiers, dates, amounts, role titles, capitalised and quoted names
+    and the tenant's known entities. Neighbours whose words in between form a known predicate get
+    that typed relation; every other pair at most ``comention_window`` apart gets ``related_to``
+    of weight ``1 / (n - 1)`` for ``n`` entities: each spreads one unit of evidence over its
+    partners, so a list of ten names does not make 45 strong edges. Dates and amounts take part
+    in co-mention only; role titles only in ``holds_role`` (a shared title would become a hub).
     """
 
     def __init__(self, *, comention: bool = True, comention_window: int = 8) -> None:
@@ -106,7 +105,7 @@ class RuleExtractor:
         confirmed: set[str] = set()
         for sentence in sentences:
             confirmed |= capitalised_inside(sentence)
-        if sentences and _TITLE.fullmatch(sentences[0].strip()):  # a title line names its subject
+        if sentences and _TITLE.fullmatch(sentences[0].strip()):  # a short title or heading
             confirmed |= {w.casefold() for w in sentences[0].split()}
         whole = whole_title(text) if speaker is None else None
         parts = [self._sentence(sentence, known, confirmed, whole) for sentence in sentences]
@@ -191,8 +190,8 @@ class RuleExtractor:
             out.append(Triple(subject=subject.key, relation=relation, object=obj.key, label=predicate))
             if relation == "holds_role" and obj is right:
                 holder = subject
-            for key, etype in _implied_types(relation, subject.key, obj.key):
-                if types[key] == "other" or key in soft:
+            for key, etype in zip((subject.key, obj.key), _IMPLIED.get(relation, (None, None)), strict=True):
+                if etype is not None and (types[key] == "other" or key in soft):
                     types[key] = etype
         return out
 
@@ -217,17 +216,20 @@ _ROLES = words("user assistant system human ai bot agent tool model me you narra
 _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)$")
 
 
+def _entity(name: str, etype: EntityType = "other") -> EntityMention | None:
+    key = key_of(name)
+    return EntityMention(key=key, name=name, type=etype) if key is not None else None
+
+
 def title_entity(title: str) -> EntityMention | None:
-    """The entity a titled memory is about: its whole title, a trailing parenthesis dropped
-    ("Iron Meadow (1971 film)" is Iron Meadow), when it opens with a capital or a digit and holds
-    a letter; else None. The names inside a title are not always the title ("How I Lost My
-    Umbrella" gives "Lost My Umbrella"), and a question names the whole title."""
+    """The entity a titled memory is about, when the title opens with a capital or a digit: the
+    whole title ("How I Lost My Umbrella", where the runs give "Lost My Umbrella"), a trailing
+    parenthesis dropped ("Iron Meadow (1971 film)" is Iron Meadow)."""
     name = " ".join(title.split())
     name = _DISAMBIGUATOR.sub("", name) or name
     if not name or not (name[0].isupper() or name[0].isdigit()) or not any(c.isalpha() for c in name):
         return None
-    key = key_of(name)
-    return EntityMention(key=key, name=name) if key is not None else None
+    return _entity(name)
 
 
 def whole_title(text: str) -> EntityMention | None:
@@ -241,8 +243,7 @@ def speaker_entity(speaker: str) -> EntityMention | None:
     name = " ".join(speaker.split())
     if not name or name.casefold() in _ROLES or not any(c.isalpha() for c in name) or len(name) > 80:
         return None
-    key = key_of(name)
-    return EntityMention(key=key, name=name, type="person") if key is not None else None
+    return _entity(name, "person")
 
 
 _KIN = re.compile(
@@ -340,17 +341,6 @@ def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
             said = by.group(0).split()  # "directed by", "song by the"
             label = " ".join(said[:-1] if said[-1].casefold() == "the" else said)
             out.append(Triple(subject=maker.key, relation="created", object=work.key, label=label))
-    return out
-
-
-def _implied_types(relation: Relation, subject: str, obj: str) -> list[tuple[str, EntityType]]:
-    out: list[tuple[str, EntityType]] = []
-    if relation in _PERSON_SUBJECT:
-        out.append((subject, "person"))
-    if relation == "reports_to":
-        out.append((obj, "person"))
-    if relation in ("based_in", "located_in"):
-        out.append((obj, "place"))
     return out
 
 

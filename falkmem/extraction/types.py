@@ -113,12 +113,9 @@ class Extraction(BaseModel):
         return self
 
     def merge(self, other: Extraction) -> Extraction:
-        """The union of two extractions (both unchanged).
-
-        Entities unite by key: the first name wins, other names become aliases, a specific type
-        wins over ``"other"``. Triples unite by ident: the larger weight and the first label win
-        (weights are not summed, so merging an extraction with itself changes nothing).
-        """
+        """The union of two extractions. Entities unite by key: the first name wins, other names
+        become aliases, a specific type wins over ``"other"``. Triples unite by ident: the larger
+        weight and the first label win (merging an extraction with itself changes nothing)."""
         return merge_all([(self.entities, self.triples), (other.entities, other.triples)])
 
     def entity(self, key: str) -> EntityMention | None:

@@ -23,8 +23,7 @@ EntityType = Literal[
     "concept",
     "other",
 ]
-"""The fixed entity type vocabulary. ``"other"`` means "not known": a store should keep a more
-specific type it already has rather than overwrite it with ``"other"``."""
+"""The fixed entity types; ``"other"`` is "not known" (a store keeps a more specific type)."""
 
 Relation = Literal[
     "leads",
@@ -52,8 +51,7 @@ Relation = Literal[
 - ``works_on``: person/team → project; ``holds_role``: person → role entity ("VP of Engineering").
 - ``based_in``: person/team/org → place (also "lives in", "born in");
   ``located_in``: place/thing → place.
-- ``family``: person ↔ person, kin or married ("X was the son of Y", "X married Y"; read either
-  way: the walk ignores direction).
+- ``family``: person ↔ person, kin or married ("X was the son of Y", "X married Y").
 - ``owns``, ``part_of``, ``uses``: as named. ``related_to``: anything else and co-mention.
 """
 
