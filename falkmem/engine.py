@@ -11,8 +11,8 @@ from .config import RouterConfig
 from .context.tokens import TokenCounter, make_counter
 from .embedding.base import Embedder
 from .errors import DimensionMismatch, TenantNotFound
-from .extraction.base import Extractor
 from .extraction.known import KnownEntities
+from .extraction.types import Extractor
 from .ranking.rerank import Reranker, RerankOutcome, load_reranker
 from .routing.router import Plan, Route, plan_query
 from .settings import Settings

@@ -11,8 +11,8 @@ from .embedding.base import Embedder
 from .embedding.factory import make_embedder
 from .engine import Engine
 from .errors import ConfigError
-from .extraction.base import Extractor
 from .extraction.rules import RuleExtractor
+from .extraction.types import Extractor
 from .ranking.rerank import Reranker
 from .settings import Settings
 from .tenancy.ids import validate_tenant_id

@@ -2,9 +2,7 @@
 
 The graph channel follows a link from a memory to an entity named in its head
 (``REFERENCES.head``), so a bridge entity leads to the memories *about* it, not to every one
-that mentions it. The head is the title line (a short first line before the text); without
-one, the first sentence, except for an ``episode`` (a conversation turn is not about what it
-names first; docs/decisions/0007 has the measurement).
+that mentions it (docs/decisions/0007).
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ __all__ = ["HEAD_CHARS", "head_text", "in_head"]
 HEAD_CHARS = 300
 """At most this many characters of the first sentence count as the head."""
 UNTITLED_WITHOUT_HEAD = frozenset({"episode"})
-"""Kinds whose first sentence is not a head (conversation turns, observations)."""
+"""Kinds whose first sentence is not a head: a conversation turn is not about what it names first."""
 
 
 def head_text(text: str, kind: str = "episode") -> str:

@@ -9,8 +9,7 @@ from functools import lru_cache
 
 from ..text.keys import canonical_key, fold_accents, key_of, key_tokens
 from ..text.sentences import is_abbreviation
-from .common import is_common_word
-from .lexicon import CONTRACTIONS, words
+from .lexicon import CONTRACTIONS, is_common_word, words
 
 __all__ = ["KnownEntities", "KnownMatch"]
 
@@ -29,16 +28,8 @@ _EDGE_PUNCT = "\"'`()[]{}<>.,;:!?\u201c\u201d\u2018\u2019*_"
 
 @dataclass(frozen=True, slots=True)
 class KnownMatch:
-    """A known entity found in a text.
-
-    Attributes:
-        key: the entity's canonical key.
-        name: its display name, as registered.
-        start: index of the first canonical token of the match (see ``_scan``).
-        end: index one past its last token.
-        char_start: character offset of the match in the text.
-        char_end: character offset one past its end.
-    """
+    """A known entity (key, registered name) found in a text: its span in canonical tokens (see
+    ``_scan``), ``start`` to ``end``, and in characters, ``char_start`` to ``char_end``."""
 
     key: str
     name: str
@@ -49,34 +40,22 @@ class KnownMatch:
 
 
 def _scan(text: str) -> tuple[list[str], list[int], list[int]]:
-    """A text's canonical tokens (``key_tokens`` of each whitespace-separated word) as three
-    parallel lists: token, start and end of the word it came from. A word that canonicalises to
-    several tokens (``"Atlas-Team"``) gives several tokens with the same span; surrounding
-    punctuation is not part of the span."""
+    """A text's canonical tokens (``key_tokens`` of each whitespace-separated word), and the start
+    and end of the word each came from, its surrounding punctuation left out."""
     words: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     for m in _RAW_TOKEN.finditer(text):
         lead, end, tokens = _word_tokens(m.group())
-        if len(tokens) == 1:  # most words
-            base = m.start()
-            words.append(tokens[0])
-            starts.append(base + lead)
-            ends.append(base + end)
-        elif tokens:
-            base = m.start()
-            words.extend(tokens)
-            starts.extend([base + lead] * len(tokens))
-            ends.extend([base + end] * len(tokens))
+        words.extend(tokens)
+        starts.extend([m.start() + lead] * len(tokens))
+        ends.extend([m.start() + end] * len(tokens))
     return words, starts, ends
 
 
 @lru_cache(maxsize=32_768)
 def _word_tokens(word: str) -> tuple[int, int, tuple[str, ...]]:
-    """One whitespace-separated word: (offset of its span's start, offset of its end, tokens).
-
-    Memoised: a text repeats its words, and a corpus repeats most of them.
-    """
+    """One whitespace-separated word: (offset of its span's start, of its end, tokens); memoised."""
     lead = len(word) - len(word.lstrip(_EDGE_PUNCT))
     end = max(len(word.rstrip(_EDGE_PUNCT)), lead)
     return lead, end if end > lead else len(word), tuple(key_tokens(word))
@@ -85,21 +64,15 @@ def _word_tokens(word: str) -> tuple[int, int, tuple[str, ...]]:
 class KnownEntities:
     """A tenant's entity keys → display names, searchable in arbitrary text.
 
-    ``find`` canonicalises the text's tokens and, where a token starts a key, looks up the
-    n-grams of the lengths of the keys it starts (one dict lookup per n-gram, never a scan over
-    the entities), so its cost depends on the text length, not on the number of entities. Not
-    thread-safe for concurrent ``add`` and ``find``; build a new index and swap the reference
-    to refresh.
-
-    Args:
-        entities: ``(key, name)`` pairs; keys are canonicalised (a no-op for keys that already
-            are canonical) and a later pair with the same key replaces the name.
+    ``find`` looks up, where a token of the text starts a key, the n-grams of the lengths of the
+    keys it starts: its cost depends on the text length, not on the number of entities. Not
+    thread-safe for concurrent ``add`` and ``find``. A later ``(key, name)`` pair with the same
+    key replaces the name.
     """
 
     def __init__(self, entities: Iterable[tuple[str, str]] = ()) -> None:
         self._names: dict[str, str] = {}
         # first token of a key -> the lengths in tokens of the keys it starts, longest first
-        # (``discard`` leaves a length there: find then looks one n-gram up for nothing)
         self._sizes: dict[str, tuple[int, ...]] = {}
         # for ``find(fold=True)``: keys without accents -> the keys, and lengths by folded token
         self._folded: dict[str, str] = {}
@@ -108,14 +81,7 @@ class KnownEntities:
             self.add(key, name)
 
     def add(self, key: str, name: str | None = None) -> str:
-        """Register an entity.
-
-        Args:
-            key: its key (or any name: it is canonicalised).
-            name: its display name; defaults to the key.
-
-        Returns:
-            The canonical key it was stored under.
+        """Register an entity under the canonical key of ``key`` (returned); ``name`` defaults to it.
 
         Raises:
             InputError: the key has no letter or digit.
@@ -155,23 +121,13 @@ class KnownEntities:
         return iter(self._names)
 
     def find(self, text: str, *, fold: bool = False) -> list[KnownMatch]:
-        """Find every known entity mentioned in a text.
+        """Every known entity mentioned in a text, in text order, never overlapping.
 
-        Matching is case-, accent-form- and punctuation-insensitive (both sides go through
-        ``key_tokens``); the longest match at a position wins and matches never overlap.
-        A single-token match on a very common word ("it", "us") is ignored, and one on a
-        common English word ("green", "seven") counts only where the text capitalises it: an
-        entity named "Orange" (an album) is not every passage about the fruit.
-
-        Args:
-            text: any text.
-            fold: also match where the text leaves accents off that the key has, or the other
-                way round ("Leonie Varady" finds the key "léonie várady"; an exact match comes
-                first). For questions, which people type without diacritics; the extractor
-                links what the text spells.
-
-        Returns:
-            The matches, in text order (``key`` is the stored key).
+        Matching is case-, accent-form- and punctuation-insensitive (``key_tokens``), the longest
+        match first. A one-token match on a very common word ("it") is ignored, and one of
+        common English words ("Orange", an album) counts only where the text writes it as a name.
+        With ``fold`` (for questions, typed without diacritics), accents may also differ
+        ("Leonie Varady" finds "léonie várady"; an exact match comes first).
         """
         if not self._names:
             return []
@@ -198,7 +154,7 @@ class KnownEntities:
                     key = bare if bare in names else self._folded.get(bare)
                     if key is not None:
                         cand, name = key, names[key]
-                if name is None or (size == 1 and cand in _STOP_KEYS) or not _has_letter(cand):
+                if name is None or (size == 1 and cand in _STOP_KEYS) or not any(c.isalpha() for c in cand):
                     continue  # a bare number ("3") is a list item or an amount, not a name
                 if (_plain(cand) and not _named(text, starts[i : i + size], words[i : i + size])
                         and not _quoted(text, starts[i], ends[i + size - 1])):  # fmt: skip
@@ -223,27 +179,19 @@ def _with_size(sizes: tuple[int, ...], n: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=65_536)
-def _has_letter(key: str) -> bool:
-    return any(ch.isalpha() for ch in key)
-
-
-@lru_cache(maxsize=65_536)
 def _plain(key: str) -> bool:
     """Whether every token of a key is a common English word (or a very common one)."""
     return all(t in _STOP_KEYS or is_common_word(t) for t in key.split(" "))
 
 
-_OPENERS = ".!?:;\n"
-"""A word after one of these (white space and markup between) opens a sentence, a list item or
-a heading: it is capitalised whatever it is."""
+_OPENERS = ".!?:;\n"  # a word after one of these (and markup) is capitalised whatever it is
 _MARKUP = " \t\r*_#>\"'`([{\u201c\u2018-\u2022"
 
 
 def _named(text: str, starts: list[int], tokens: list[str]) -> bool:
-    """Whether words that are all common English read as a name where they stand: each
-    capitalised (function words such as "of" aside, not the first), and not opening a sentence
-    unless two or more of them are capitalised ("A House of Their Own", "New York": a
-    title-case phrase; "Remember", "I think" and "How to" opening a sentence are not names)."""
+    """Whether words that are all common English read as a name where they stand: each capitalised
+    (function words aside, not the first), and not opening a sentence unless two or more are
+    ("A House of Their Own", "New York"; not "Remember" or "I think" opening a sentence)."""
     content = 0
     for n, (at, token) in enumerate(zip(starts, tokens, strict=True)):
         if text[at].isupper():

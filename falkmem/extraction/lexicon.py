@@ -1,6 +1,11 @@
-"""Word lists the rule extractor uses: stop words, head nouns, type cues, role words."""
+"""Word lists the rule extractor uses: stop words, common words, head nouns, type cues, role words."""
 
 from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from wordfreq import zipf_frequency
 
 from ..text.dates import MONTHS, WEEKDAYS
 from ..text.keys import APOSTROPHES
@@ -10,6 +15,37 @@ from .vocab import EntityType
 def words(text: str) -> frozenset[str]:
     """Return the set of the white-space separated words of ``text``."""
     return frozenset(text.split())
+
+
+COMMON_ZIPF = 4.5
+"""Zipf frequency (wordfreq, English) at and above which a word is common: about once in 30,000 words."""
+_CLOSED = words(
+    """
+    what how why when where which who whom whose whatever however whenever wherever whoever
+    wow oh ooh ah aha hmm hm huh uh um yay yep yup nah ugh oops hooray bravo cheers alas
+    awesome amazing cool nice great sounds sound absolutely definitely totally exactly
+    congrats congratulations welcome sorry thanks thank okay ok alright
+    zero one two three four five six seven eight nine ten eleven twelve twenty hundred thousand
+    first second third fourth fifth last next
+    """
+)
+_APOSTROPHE = re.compile(r"['\u2019]")
+
+
+def bare(word: str) -> str:
+    """The word without a contraction or possessive ("That's" -> "that"), case-folded."""
+    return _APOSTROPHE.split(word, maxsplit=1)[0].casefold()
+
+
+@lru_cache(maxsize=65_536)
+def is_common_word(word: str) -> bool:
+    """True when ``word`` (any case, "It's" read as "it") is a common English word: a closed-class
+    word or one of Zipf frequency >= ``COMMON_ZIPF``. Such a word opening a sentence is capitalised
+    whatever it is ("Sounds great!"), so it is taken for a name there only where the text confirms it."""
+    low = bare(word.strip("'\u2019."))
+    if not low.isalpha():
+        return False
+    return low in _CLOSED or zipf_frequency(low, "en") >= COMMON_ZIPF
 
 
 # Capitalised words that are never names on their own (they split a capitalised run).
@@ -22,8 +58,7 @@ NOT_NAMES = (
     | frozenset(MONTHS)
 )
 
-# English contractions, apostrophe dropped: "I’m", "Theres", "Youll" are never names, with or
-# without the apostrophe (chat writes both; a key keeps no apostrophe), and never known entities.
+# English contractions, apostrophe dropped (chat writes both): never names, never known entities.
 CONTRACTIONS = words(
     "im ive ill id youre youve youll youd hes shes weve theyre theyve theyll theyd "
     "thats theres whats whos wheres hows lets dont doesnt didnt cant couldnt wont wouldnt "
@@ -32,21 +67,18 @@ CONTRACTIONS = words(
 
 
 def is_contraction(word: str) -> bool:
-    """Whether a word is an English contraction ("I’m", "don't", "Theres"); an all-capitals
-    word is an acronym ("ID", "ITS"), not one."""
+    """Whether a word is a contraction ("I’m", "Theres"); an all-capitals word ("ITS") is an acronym."""
     return not word.isupper() and APOSTROPHES.sub("", word).casefold() in CONTRACTIONS
 
 
-# Function words dropped from the front of a capitalised run wherever it is (looked up without
-# what follows an apostrophe: "That's" is "that").
+# Function words dropped from the front of a capitalised run (looked up ``bare``).
 LEADING_STOP = words(
     "the a an this that these those my our your his her their its we you they he she it "
     "what which who whom whose when where why how if but and or so because since while "
     "although though as at in on for from with without by to of about into over under no "
     "not yes yeah ok okay hi hello hey dear thanks thank please per via there here lets"
 )
-# Words that are capitalised only because they start a sentence: dropped from the front of
-# a run that starts the sentence (imperatives, adverbs, auxiliaries...).
+# Words capitalised only because they start a sentence: dropped from the front of its first run.
 SENTENCE_STARTERS = LEADING_STOP | words(
     "is are was were do does did can could will would should shall may might must have has "
     "had after before once until sure great good nice sorry just maybe actually also then "
@@ -57,10 +89,10 @@ SENTENCE_STARTERS = LEADING_STOP | words(
     "another other same such only even still already again never always often sometimes "
     "usually everyone everybody someone somebody nobody nothing something everything one "
     "two three new old going meeting booking flying thinking looking planning working "
-    "having getting trying heading leaving coming waiting checking really finally "
-    "actually usually probably hopefully apparently unfortunately fortunately luckily "
-    "basically clearly obviously recently currently only early lately likely order orders "
-    "ticket tickets invoice flight flights booking confirmation reservation receipt"
+    "having getting trying heading leaving coming waiting checking really probably hopefully "
+    "apparently unfortunately fortunately luckily basically clearly obviously recently "
+    "currently early lately likely order orders ticket tickets invoice flight flights "
+    "confirmation reservation receipt"
 )
 
 # A lowercase noun after a capitalised run joins the name ("the Atlas team").

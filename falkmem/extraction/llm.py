@@ -5,25 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any, cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
-from falkmem.errors import InputError
-
 from ..llm import InvalidOutput, JsonChat, load_json_object
-from ..text.keys import canonical_key
-from .base import ASSISTANT_SPEAKERS
-from .keys import lookup_relation
+from ..text.keys import key_of
 from .known import KnownEntities
 from .lexicon import words
-from .types import (
-    ENTITY_TYPES,
-    RELATIONS,
-    EntityMention,
-    EntityType,
-    Extraction,
-    Relation,
-    Triple,
-)
+from .types import ENTITY_TYPES, RELATIONS, EntityMention, EntityType, Extraction, Relation, Triple
+from .vocab import normalize_relation
 
 __all__ = ["SYSTEM_PROMPT", "LLMExtractor", "user_text"]
 
@@ -56,7 +43,9 @@ _TYPE_SYNONYMS: dict[str, EntityType] = {
     "group": "team", "department": "team", "people": "person", "per": "person",
     "software": "product", "tool": "product", "idea": "concept", "topic": "concept",
 }  # fmt: skip
-_ASSISTANT_LABELS = ASSISTANT_SPEAKERS | {"chatgpt", "gpt", "claude", "model", "ai assistant"}
+_ASSISTANT_SPEAKERS = words("assistant agent system tool ai bot")
+"""Speakers whose words are never a source of facts."""
+_ASSISTANT_LABELS = _ASSISTANT_SPEAKERS | {"chatgpt", "gpt", "claude", "model", "ai assistant"}
 _NON_SPEAKER_LABELS = words(
     "note notes summary step example tip warning answer result options option suggestion "
     "recommendation source update ps todo important reminder edit context re fyi http https "
@@ -67,18 +56,9 @@ _MAX_HINTS = 50
 
 
 def user_text(text: str) -> str:
-    """Drop the assistant's turns from a dialog, keeping the user's words.
-
-    A line labelled ``Assistant:``, ``AI:``, ``Agent:``, ``Bot:``, ``System:``, ``Tool:`` (any
-    case) starts an assistant turn; it runs until a line labelled with another speaker
-    (``User:``, ``Dana:``). Labels such as ``Note:`` do not end a turn.
-
-    Args:
-        text: a memory text, possibly a dialog.
-
-    Returns:
-        The text without the assistant's lines (unchanged when it has none).
-    """
+    """The text without a dialog's assistant turns: a line labelled ``Assistant:``, ``AI:``,
+    ``Bot:``... (any case) opens one, which runs until a line labelled with another speaker
+    (``User:``, ``Dana:``; labels such as ``Note:`` do not end it)."""
     kept: list[str] = []
     in_assistant = False
     for line in text.splitlines():
@@ -95,40 +75,16 @@ def user_text(text: str) -> str:
     return "\n".join(kept).strip()
 
 
-class _RawEntity(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    name: str
-    type: str = "other"
-
-
-class _RawTriple(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    subject: str
-    relation: str
-    object: str
-
-
 class LLMExtractor:
     """Extracts entities and typed triples with an OpenAI-compatible chat model.
 
-    Only the user's words are sent: text whose ``speaker`` is an assistant, agent, system or
-    tool gives an empty extraction without a request, and the assistant's turns of a dialog
-    are dropped (``user_text``). The answer is validated against the fixed vocabularies: an
-    unknown entity type becomes ``"other"``; an unknown relation is mapped with
-    ``lookup_relation`` (keeping the model's word in ``label``) or, when nothing matches,
-    kept as ``related_to`` with that label; the vocabulary never grows. Connection errors,
-    timeouts, HTTP 408/409/429/5xx and invalid JSON are retried with capped exponential
-    backoff; then ``ExtractionError`` (its message never contains the text).
-
-    Args:
-        model: the chat model name.
-        base_url: an OpenAI-compatible endpoint (``.../v1``); ``None`` for OpenAI.
-        api_key: the API key; ``None`` reads ``OPENAI_API_KEY``.
-        timeout_s: the timeout of one request.
-        max_retries: retries after the first attempt.
-        backoff_initial_s: the first backoff wait.
-        backoff_max_s: the cap of one backoff wait.
-        temperature: the sampling temperature; ``None`` to not send one.
+    Only the user's words are sent: an assistant, agent, system or tool ``speaker`` gives an
+    empty extraction without a request, and a dialog's assistant turns are dropped
+    (``user_text``). An unknown entity type becomes ``"other"``; an unknown relation is mapped
+    with ``normalize_relation``, the model's word kept as ``label``: the vocabulary never grows.
+    Failures and invalid JSON are retried with capped exponential backoff (``JsonChat``), then
+    raise ``ExtractionError`` (its message never contains the text). ``base_url`` ``None`` is
+    OpenAI; ``api_key`` ``None`` reads ``OPENAI_API_KEY``; ``temperature`` ``None`` sends none.
     """
 
     def __init__(
@@ -157,23 +113,14 @@ class LLMExtractor:
     def extract(
         self, text: str, *, known: KnownEntities | None = None, speaker: str | None = None
     ) -> Extraction:
-        """Extract entities and triples from the user's words in ``text``.
-
-        Args:
-            text: the memory text (a dialog's assistant turns are dropped).
-            known: the tenant's known entities; those found in the text are named to the
-                model so it reuses their names.
-            speaker: who said the text; an assistant/agent/system/tool speaker gives an empty
-                extraction.
-
-        Returns:
-            The validated extraction.
+        """Extract entities and triples from the user's words in ``text``; the ``known`` entities
+        found there are named to the model so it reuses their names.
 
         Raises:
             ExtractionError: the endpoint failed or kept answering invalid JSON.
             ConfigError: the ``openai`` package is missing or no API key is configured.
         """
-        if speaker is not None and speaker.strip().casefold() in ASSISTANT_SPEAKERS:
+        if speaker is not None and speaker.strip().casefold() in _ASSISTANT_SPEAKERS:
             return Extraction()
         content = user_text(text)
         if not content:
@@ -204,45 +151,44 @@ def _entity_type(raw: str) -> EntityType:
 
 
 def _relation(raw: str) -> tuple[Relation, bool, str | None]:
-    word = "_".join(raw.strip().casefold().replace("-", " ").split())
+    word = "_".join(raw.casefold().replace("-", " ").split())
     if word in RELATIONS:
         return cast(Relation, word), False, None
-    found = lookup_relation(word.replace("_", " "))
-    label = " ".join(raw.split()) or None
-    if found is None:
-        return "related_to", False, label
-    return found[0], found[1], label
+    relation, swap = normalize_relation(raw)
+    return relation, swap, " ".join(raw.split()) or None
 
 
 def _to_extraction(data: dict[str, Any]) -> Extraction:
     entities: dict[str, EntityMention] = {}
 
     def add(name: str, etype: EntityType) -> str | None:
-        try:
-            key = canonical_key(name)
-        except InputError:
-            return None
-        if key not in entities:
+        key = key_of(name)
+        if key is not None and key not in entities:
             entities[key] = EntityMention(key=key, name=name.strip(), type=etype)
         return key
 
     for item in data.get("entities", []):
-        try:
-            e = _RawEntity.model_validate(item)
-        except ValidationError:
-            continue
-        add(e.name, _entity_type(e.type))
+        if (e := _strings(item, name=None, type="other")) is not None:
+            add(e[0], _entity_type(e[1]))
     triples: list[Triple] = []
     for item in data.get("triples", []):
-        try:
-            t = _RawTriple.model_validate(item)
-        except ValidationError:
+        if (t := _strings(item, subject=None, relation=None, object=None)) is None:
             continue
-        relation, swap, label = _relation(t.relation)
-        subject, obj = add(t.subject, "other"), add(t.object, "other")
+        relation, swap, label = _relation(t[1])
+        subject, obj = add(t[0], "other"), add(t[2], "other")
         if subject is None or obj is None or subject == obj:
             continue
         if swap:
             subject, obj = obj, subject
         triples.append(Triple(subject=subject, relation=relation, object=obj, label=label))
     return Extraction(entities=tuple(entities.values()), triples=tuple(triples))
+
+
+def _strings(item: Any, **fields: str | None) -> list[str] | None:
+    """The string values of a JSON object's fields (a missing one takes its default, None: required),
+    or None when it is no object or one of them is no string."""
+    if not isinstance(item, dict):
+        return None
+    values = [item.get(name, default) for name, default in fields.items()]
+    strings = [v for v in values if isinstance(v, str)]
+    return strings if len(strings) == len(values) else None

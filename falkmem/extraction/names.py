@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterator
 
 from ..text.keys import canonical_key
-from .common import is_common_word
 from .lexicon import (
     CONNECTORS,
     HEAD_NOUNS,
@@ -17,6 +16,8 @@ from .lexicon import (
     PREFIX_TYPES,
     SENTENCE_STARTERS,
     SUFFIX_TYPES,
+    bare,
+    is_common_word,
     is_contraction,
 )
 from .patterns import RANK_NAME, Span
@@ -38,12 +39,8 @@ _POSSESSIVE = re.compile(r"['\u2019]s?$")
 _OPENER = re.compile(r"(?:^|[:(\[\"\u201c*#>\u2022-]|\b\d{1,3}[.)])\W*$")
 _OPENER_REACH = 4  # an _OPENER match starts at most this far before the non-word run it ends with
 _HONORIFIC_REACH = 5  # "Prof.": an _HONORIFIC match starts this far at most before its spaces
-_APOSTROPHE = re.compile(r"['\u2019]")
 _INITIAL_GAP = re.compile(r"\.[ \t]+")
 _NUMERAL_LETTERS = frozenset("IVX")
-
-
-_Word = re.Match[str]  # a _WORD match: .group() is the word
 
 
 def _capitalised(word: str) -> bool:
@@ -52,18 +49,11 @@ def _capitalised(word: str) -> bool:
 
 def _opens(sentence: str, start: int) -> bool:
     """True when the word at ``start`` opens the sentence, a list item or a clause after a colon."""
-    # = _OPENER.search(sentence, 0, start), which would try every position before ``start``: a
-    # match ends with the run of non-word characters before ``start`` and starts at most
-    # _OPENER_REACH characters before that run (or at 0, when the run reaches back to 0).
+    # = _OPENER.search(sentence, 0, start), but only from _OPENER_REACH before the non-word run
     run = start
-    while run and not _is_word_char(sentence[run - 1]):
+    while run and not (sentence[run - 1].isalnum() or sentence[run - 1] == "_"):  # not \w
         run -= 1
     return not run or _OPENER.search(sentence, max(0, run - _OPENER_REACH), start) is not None
-
-
-def _is_word_char(ch: str) -> bool:
-    """The regex ``\\w`` of one character."""
-    return ch.isalnum() or ch == "_"
 
 
 def capitalised_inside(sentence: str) -> set[str]:
@@ -76,21 +66,17 @@ def capitalised_inside(sentence: str) -> set[str]:
 
 
 def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()) -> Iterator[Span]:
-    """Capitalised runs, with a leading stop word dropped and a head noun attached.
+    """Capitalised runs, a leading stop word dropped and a head noun attached.
 
-    A single capitalised word that opens the sentence (or a list item, or a clause after a
-    colon) is dropped when it is a common English word ("Sounds", "Creating", "Seven"),
-    unless ``confirmed`` holds it: words the same text capitalises where capitals are not
-    forced (see ``capitalised_inside``).
+    A single capitalised common English word opening a unit ("Sounds", "Seven") is dropped
+    unless ``confirmed`` holds it: the text capitalises it elsewhere (``capitalised_inside``).
     """
     words = list(_WORD.finditer(sentence))
     texts = [m.group() for m in words]
-    first_word = words[0] if words else None
     capitalised = [_capitalised(t) for t in texts]
     n = len(words)
-    # An initial opens the name after it ("T. S. Brannock"): a capital, a full stop, a space,
-    # then another initial or a capitalised word that opens no sentence ("He got a B. Then") and
-    # is no common word ending the name; "I", "V", "X" after a capitalised word are numerals.
+    # An initial opens the name after it ("T. S. Brannock"), not a sentence ("He got a B. Then");
+    # "I", "V", "X" after a capitalised word are numerals.
 
     def spaced(a: int) -> bool:  # the next word follows on the same line, after spaces only
         gap = sentence[words[a].end() : words[a + 1].start()]
@@ -106,7 +92,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
                 initial[k + 1]
                 or (
                     capitalised[k + 1]
-                    and _bare(texts[k + 1]) not in SENTENCE_STARTERS
+                    and bare(texts[k + 1]) not in SENTENCE_STARTERS
                     and not (
                         is_common_word(texts[k + 1])
                         and not (k + 2 < n and capitalised[k + 2] and spaced(k + 1))
@@ -116,7 +102,7 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
         )
     capitalised = [c or a for c, a in zip(capitalised, initial, strict=True)]
 
-    def adjacent(a: int, b: int) -> bool:
+    def adjacent(a: int) -> bool:  # the word after word a continues a name
         return initial[a] or spaced(a)
 
     i = 0
@@ -124,28 +110,21 @@ def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()
         if k < i:
             continue  # inside the run before
         i = j = k
-        while j + 1 < n and adjacent(j, j + 1) and not _POSSESSIVE.search(texts[j]):
+        while j + 1 < n and adjacent(j) and not _POSSESSIVE.search(texts[j]):
             if capitalised[j + 1]:
                 j += 1
             elif (
-                texts[j + 1].casefold() in CONNECTORS
-                and j + 2 < n
-                and adjacent(j + 1, j + 2)
-                and capitalised[j + 2]
+                texts[j + 1].casefold() in CONNECTORS and j + 2 < n and adjacent(j + 1) and capitalised[j + 2]
             ):
                 j += 2
             else:
                 break
         run = words[i : j + 1]
         i = j + 1
-        starts_sentence = run[0] is first_word
         while (
             run
             and not initial[i - len(run)]
-            and (
-                _bare(run[0].group()) in LEADING_STOP
-                or (starts_sentence and run[0] is first_word and _starter(run[0].group()))
-            )
+            and (bare(run[0].group()) in LEADING_STOP or (run[0] is words[0] and _starter(run[0].group())))
         ):
             run = run[1:]
         while run and run[-1].group().casefold() in CONNECTORS:
@@ -169,17 +148,14 @@ def _initial(word: str) -> bool:
     return len(word) == 1 and word.isupper()
 
 
-def _bare(word: str) -> str:
-    """The word without a contraction or possessive ("That's" -> "that"), case-folded."""
-    return _APOSTROPHE.split(word, maxsplit=1)[0].casefold()
-
-
 def _starter(word: str) -> bool:
-    low = _bare(word)
+    low = bare(word)
     return low in SENTENCE_STARTERS or (low.endswith("ed") and len(low) > 4 and not word.isupper())
 
 
-def _make_name(sentence: str, words: list[_Word], run: list[_Word], after: int) -> Iterator[Span]:
+def _make_name(
+    sentence: str, words: list[re.Match[str]], run: list[re.Match[str]], after: int
+) -> Iterator[Span]:
     start, end = run[0].start(), run[-1].end()
     # an initial keeps its full stop ("T. S. Brannock"; the key drops it: "t s brannock")
     parts = [w.group() + "." if k < len(run) - 1 and _initial(w.group()) and sentence[w.end()] == "." else w.group()
@@ -212,8 +188,8 @@ def _make_name(sentence: str, words: list[_Word], run: list[_Word], after: int) 
         etype = _type_of(sentence, start, parts, lows)
     yield Span(start, end, name, canonical_key(name), etype, RANK_NAME, soft)
     if head in PLACE_HEADS:  # the bare place, linked by the extractor
-        bare = " ".join(parts)
-        yield Span(start, run[-1].end(), bare, canonical_key(bare), "place", RANK_NAME + 1)
+        place = " ".join(parts)
+        yield Span(start, run[-1].end(), place, canonical_key(place), "place", RANK_NAME + 1)
 
 
 def _type_of(sentence: str, start: int, parts: list[str], lows: list[str]) -> EntityType:

@@ -8,13 +8,7 @@ from dataclasses import dataclass
 
 from ..text.dates import MONTH_NAMES, MONTH_WORDS, month_number
 from ..text.keys import canonical_key
-from .lexicon import (
-    ROLE_ACRONYMS,
-    ROLE_FUNCTIONS,
-    ROLE_HEADS,
-    ROLE_MODIFIERS,
-    words,
-)
+from .lexicon import ROLE_ACRONYMS, ROLE_FUNCTIONS, ROLE_HEADS, ROLE_MODIFIERS, words
 from .types import EntityType
 
 __all__ = ["RANK_NAME", "RANK_PATTERN", "RANK_ROLE", "Span", "find_patterns", "find_roles"]
@@ -38,18 +32,11 @@ class Span:
 
 
 def _span(m: re.Match[str], group: int | str, key_source: str, etype: EntityType) -> Span:
-    return Span(
-        m.start(group),
-        m.end(group),
-        m.group(group),
-        canonical_key(key_source),
-        etype,
-        RANK_PATTERN,
-    )
+    return Span(m.start(group), m.end(group), m.group(group), canonical_key(key_source), etype, RANK_PATTERN)
 
 
-# The case-insensitive words of the finders (and MONTH_WORDS), in lower case: each finder reads
-# them through (?i:...), and its prefilter (below) searches them case-sensitively in _folded(text).
+# The finders' case-blind words, in lower case: a finder reads them through (?i:...), its
+# prefilter (below) case-sensitively in _folded(text).
 _AM_PM = r"[ap]\.?m\.?"
 _CURRENCY_CODES = "USD|EUR|GBP|JPY|INR|CHF|CAD|AUD"  # upper case only
 _CURRENCY_NAMES = "dollars?|euros?|pounds?|yen|rupees?"
@@ -106,10 +93,7 @@ _CODE_CUE = re.compile(
 _CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}\b")
 _DASH_ID = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b")
 
-# Prefilters: cheap tests that skip a finder on a sentence where it cannot match (most
-# sentences). Each is a necessary condition of the finder's regex, so the spans found are the
-# same. Besides these, the finders but _EMAIL, _MONTH_ALONE and _CODE_CUE need a digit,
-# _EMAIL a "@", _ISO_DATE and _DASH_ID a "-", _SLASH_DATE a "/", _TIME a ":", _HASH_ID a "#".
+# Prefilters: cheap necessary conditions of a finder's regex, which skip it on most sentences.
 _DIGIT = re.compile(r"\d")
 _MONTH_NAME = re.compile("|".join(MONTH_NAMES))  # _MONTH_ALONE's month, case-sensitive
 # In _folded(text):
@@ -119,29 +103,21 @@ _CURRENCY_WORD = re.compile(f"{_CURRENCY_CODES.lower()}|{_CURRENCY_NAMES}")  # _
 _FLIGHT_CUE = re.compile(_FLIGHT_CUES)
 _ORDER_CUE = re.compile(_ORDER_CUES)
 _CODE_CUE_WORD = re.compile(_CODE_CUES)
-# The non-ASCII characters that an IGNORECASE regex matches to an ASCII letter (İ and ı to i,
-# ſ to s, the Kelvin sign to k); every other one matches only its own lower case.
+# The non-ASCII characters an IGNORECASE regex matches to an ASCII letter (İ, ı, ſ, the Kelvin sign).
 _RE_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
 def _folded(text: str) -> str:
-    """The text with every character that an IGNORECASE regex matches to an ASCII letter turned
-    into that letter in lower case, one character for one: a lower-case ASCII alternation that
-    an ``(?i:...)`` group matches in ``text`` is found case-sensitively in the result."""
+    """The text lower-cased, one character for one, where an ``(?i:...)`` group's lower-case ASCII
+    alternation matches case-sensitively."""
     return text.lower() if text.isascii() else text.translate(_RE_CASE_FOLD).lower()
 
 
-def _date_key(mon: str, day: str | None, year: str | None) -> str | None:
+def _date_key(mon: str, day: str, year: str | None) -> str | None:
     month = month_number(mon)
-    if day is not None and not 1 <= int(day) <= 31:
+    if not 1 <= int(day) <= 31:
         return None
-    if year and day:
-        return f"{year}-{month:02d}-{int(day):02d}"
-    if year:
-        return f"{year}-{month:02d}"
-    if day:
-        return f"{MONTH_NAMES[month - 1]} {int(day)}"
-    return MONTH_NAMES[month - 1]
+    return f"{year}-{month:02d}-{int(day):02d}" if year else f"{MONTH_NAMES[month - 1]} {int(day)}"
 
 
 def _time_key(h: str, m: str, ap: str | None) -> str:
@@ -166,17 +142,10 @@ def _amount_key(num: str, mult: str | None, currency: str) -> str:
 
 
 def find_patterns(text: str) -> Iterator[Span]:
-    """Yield every identifier-like span of a sentence (overlaps are resolved by the caller).
+    """Yield every identifier-like span of a sentence, overlapping or not.
 
-    Keys are normalised so that different spellings meet: dates become ``2026-03-03`` (or
-    ``March 3`` without a year), times ``13:05`` (24 h), amounts ``usd 1200``, flight
-    numbers ``UA 837``.
-
-    Args:
-        text: one sentence.
-
-    Yields:
-        Spans of rank ``RANK_PATTERN``.
+    Keys are normalised so that spellings meet: dates become ``2026-03-03`` (or ``March 3``),
+    times ``13:05`` (24 h), amounts ``usd 1200``, flight numbers ``UA 837``.
     """
     digits = _DIGIT.search(text) is not None
     low = _folded(text)
@@ -254,27 +223,16 @@ _ROLE_CUE = re.compile(
     r"(?:(?:the|a|an|our|their|his|her|new|now|interim|acting)\s+)*$"
 )
 _TRAILING_OF = re.compile(r"\s+(?:of|for)\b")
-# Necessary for a _ROLE match: an acronym (case-sensitive) or a head word (on _folded; the
-# lexicon writes ROLE_HEADS in lower case).
+# Necessary for a _ROLE match: an acronym, or a head word in _folded(text).
 _ROLE_ACRONYM = re.compile(ROLE_ACRONYMS)
 _ROLE_HEAD = re.compile(ROLE_HEADS)
 _RELATIONAL_HEADS = words("head lead leader manager chair chairman chairwoman")
 
 
 def find_roles(text: str) -> Iterator[Span]:
-    """Yield role titles: ``VP of Engineering``, ``Chief Technology Officer``, ``tech lead``.
-
-    A title counts when it follows a copula-like cue ("is the", "as", "became", ", ") or starts
-    with a capital letter. A bare relational head followed by ``of``/``for`` and something
-    that is not a functional area ("head of the Atlas team", "manager of Priya") is not a
-    role: the predicate ("is the head of") then carries the relation instead.
-
-    Args:
-        text: one sentence.
-
-    Yields:
-        Spans of rank ``RANK_ROLE``, type ``role``.
-    """
+    """Yield role titles (``VP of Engineering``, ``tech lead``) that follow a copula-like cue ("is
+    the", "as", ", ") or start with a capital. A bare relational head before ``of`` and no
+    functional area ("head of the Atlas team") is no role: the predicate says "leads"."""
     if _ROLE_ACRONYM.search(text) is None and _ROLE_HEAD.search(_folded(text)) is None:
         return
     for m in _ROLE.finditer(text):

@@ -4,28 +4,33 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-from ..errors import InputError
-from ..text.keys import canonical_key
+from ..text.keys import key_of
 from ..text.sentences import split_sentences, title_line
-from .keys import lookup_relation
 from .known import KnownEntities
-from .lexicon import ROLE_COPULA
+from .lexicon import ROLE_COPULA, words
 from .names import capitalised_inside, name_spans, quoted_spans
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
-from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS
+from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS, lookup_relation
 
 __all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
 
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
 _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
-# A first line of at most 80 characters without closing punctuation: a title or heading.
 _TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
-_PERSON_SUBJECT: frozenset[str] = frozenset({"leads", "manages", "reports_to", "holds_role"})
+_IMPLIED: dict[str, tuple[EntityType | None, EntityType | None]] = {
+    "leads": ("person", None),
+    "manages": ("person", None),
+    "reports_to": ("person", "person"),
+    "holds_role": ("person", None),
+    "based_in": (None, "place"),
+    "located_in": (None, "place"),
+}
+"""The types a relation gives its subject and object (over ``"other"`` or a guess)."""
 _IS_A = re.compile(
     r"[\"'”’)]*\s*(?:\([^()]*\)\s*)?(?:,\s*(?:also\s+)?(?:known|released|titled)\s+as\s+[^,;:()]{1,80})?,?\s*"
     r"(?:is|was|are|were)\s+(?:(?:also|originally)\s+)?(?:an?|the|one of the)\s+",
@@ -41,18 +46,12 @@ _DESCRIPTOR = re.compile(
     r"\s*(?:(?!(?:and|or|but|with|starring|starred|featuring|from|in|on|at|for|to|as|who|which|that|is|was"
     r"|were|are|of|also|while|whose|after|before|under)\b)[a-z][\w'’-]*\s+){0,3}"
 )
-"""Lower-case words between "by" and the maker's name ("by guitarist Tamsin Wexley"), or between
-the words of a description ("by the Welsh folk band Larkspur")."""
+"""Lower-case words between "by" and the maker's name ("by the Welsh folk band Larkspur")."""
 _MODIFIERS = re.compile(r"(?:[^\s,;:]+\s+){0,8}")
 """The words of a description before its head noun ("1994 Danish crime comedy"): no comma."""
 _ADJECTIVE = re.compile(r"[ \t]+[a-z]")
 """After a one-word name, a lower-case word: the name was an adjective ("American singer")."""
 _MAKER_TYPES: frozenset[str] = frozenset({"person", "organization", "team", "other"})
-
-
-def _known_spans(sentence: str, known: KnownEntities) -> Iterator[Span]:
-    for m in known.find(sentence):
-        yield Span(m.char_start, m.char_end, m.name, m.key, "other", RANK_NAME)
 
 
 def _mask(sentence: str, spans: list[Span]) -> str:
@@ -85,27 +84,12 @@ def _select(candidates: list[Span]) -> tuple[list[Span], list[Span]]:
 class RuleExtractor:
     """The offline default extractor: deterministic, no model, no I/O.
 
-    Per sentence it finds identifiers (codes, flight numbers, order ids, emails, dates, times,
-    amounts), role titles, capitalised and quoted names and the tenant's known entities
-    (also in lower case), then relates the entities of the sentence:
-
-    - two consecutive entities whose words in between form a known predicate get that typed
-      relation (weight 1.0, ``label`` = the predicate text); a passive is turned round
-      ("Helios was built by the Atlas team" → ``built(atlas team, project helios)``); an
-      entity followed by a role through a copula ("is the", ", ") gets ``holds_role``;
-    - every other pair of entities of the sentence gets ``related_to`` (direction: text order)
-      with the co-mention weight ``1 / (n - 1)`` for ``n`` entities in the sentence: each
-      entity spreads one unit of evidence over its partners, so a list of ten names does not
-      create 45 strong edges. Only pairs at most ``comention_window`` entities apart are kept.
-
-    Dates and amounts take part in co-mention only, never in a typed relation; role titles
-    ("VP of Engineering") only in ``holds_role``, never in co-mention (a title is shared by
-    many people and would become a hub). "X is the CEO of Y" gives ``holds_role(X, CEO)``
-    and ``member_of(X, Y)`` (label "CEO of").
-
-    Args:
-        comention: add ``related_to`` co-mention triples.
-        comention_window: the largest distance, in entities, of a co-mention pair.
+    Per sentence it finds identifiers, dates, amounts, role titles, capitalised and quoted names
+    and the tenant's known entities. Neighbours whose words in between form a known predicate get
+    that typed relation; every other pair at most ``comention_window`` apart gets ``related_to``
+    of weight ``1 / (n - 1)`` for ``n`` entities: each spreads one unit of evidence over its
+    partners, so a list of ten names does not make 45 strong edges. Dates and amounts take part
+    in co-mention only; role titles only in ``holds_role`` (a shared title would become a hub).
     """
 
     def __init__(self, *, comention: bool = True, comention_window: int = 8) -> None:
@@ -115,22 +99,13 @@ class RuleExtractor:
     def extract(
         self, text: str, *, known: KnownEntities | None = None, speaker: str | None = None
     ) -> Extraction:
-        """Extract entities and triples from a text.
-
-        Args:
-            text: the memory text.
-            known: the tenant's known entities, found again in the text in any case.
-            speaker: who said it. A named speaker ("Tamsin") becomes an entity of the memory
-                (questions ask about people); a role ("user", "assistant") does not.
-
-        Returns:
-            The extraction (empty for a text without entities).
-        """
+        """Extract entities and triples from a text; the tenant's ``known`` entities are found in
+        any case. A named ``speaker`` ("Tamsin") is an entity of the memory, a role ("user") is not."""
         sentences = split_sentences(text, clauses=True)
         confirmed: set[str] = set()
         for sentence in sentences:
             confirmed |= capitalised_inside(sentence)
-        if sentences and _TITLE.fullmatch(sentences[0].strip()):  # a title line names its subject
+        if sentences and _TITLE.fullmatch(sentences[0].strip()):  # a short title or heading
             confirmed |= {w.casefold() for w in sentences[0].split()}
         whole = whole_title(text) if speaker is None else None
         parts = [self._sentence(sentence, known, confirmed, whole) for sentence in sentences]
@@ -151,7 +126,10 @@ class RuleExtractor:
         masked = _mask(sentence, candidates)  # names never run across an identifier or role
         candidates += [*quoted_spans(sentence), *name_spans(masked, confirmed)]
         if known is not None and len(known):
-            candidates += _known_spans(sentence, known)
+            candidates += [
+                Span(m.char_start, m.char_end, m.name, m.key, "other", RANK_NAME)
+                for m in known.find(sentence)
+            ]
         if topic is not None and (opening := _title_span(sentence, topic)) is not None:
             candidates.append(opening)
         spans, derived = _select(candidates)
@@ -212,8 +190,8 @@ class RuleExtractor:
             out.append(Triple(subject=subject.key, relation=relation, object=obj.key, label=predicate))
             if relation == "holds_role" and obj is right:
                 holder = subject
-            for key, etype in _implied_types(relation, subject.key, obj.key):
-                if types[key] == "other" or key in soft:
+            for key, etype in zip((subject.key, obj.key), _IMPLIED.get(relation, (None, None)), strict=True):
+                if etype is not None and (types[key] == "other" or key in soft):
                     types[key] = etype
         return out
 
@@ -232,35 +210,26 @@ class RuleExtractor:
         return out
 
 
-_ROLES: frozenset[str] = frozenset(
-    "user assistant system human ai bot agent tool model me you narrator unknown".split()  # noqa: SIM905
-)
+_ROLES = words("user assistant system human ai bot agent tool model me you narrator unknown")
 
 
 _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)$")
 
 
-def title_entity(title: str) -> EntityMention | None:
-    """The entity a titled memory is about: its whole title, a trailing parenthesis dropped, when
-    the title reads as a name (it opens with a capital letter or a digit and holds a letter); else
-    None. The names found inside a title are not always the title ("How I Lost My Umbrella" gives
-    "Lost My Umbrella"), and a question names the whole title.
+def _entity(name: str, etype: EntityType = "other") -> EntityMention | None:
+    key = key_of(name)
+    return EntityMention(key=key, name=name, type=etype) if key is not None else None
 
-    Example:
-        >>> title_entity("Iron Meadow (1971 film)").key
-        'iron meadow'
-        >>> title_entity("meeting notes") is None
-        True
-    """
+
+def title_entity(title: str) -> EntityMention | None:
+    """The entity a titled memory is about, when the title opens with a capital or a digit: the
+    whole title ("How I Lost My Umbrella", where the runs give "Lost My Umbrella"), a trailing
+    parenthesis dropped ("Iron Meadow (1971 film)" is Iron Meadow)."""
     name = " ".join(title.split())
     name = _DISAMBIGUATOR.sub("", name) or name
     if not name or not (name[0].isupper() or name[0].isdigit()) or not any(c.isalpha() for c in name):
         return None
-    try:
-        key = canonical_key(name)
-    except InputError:
-        return None
-    return EntityMention(key=key, name=name)
+    return _entity(name)
 
 
 def whole_title(text: str) -> EntityMention | None:
@@ -274,11 +243,7 @@ def speaker_entity(speaker: str) -> EntityMention | None:
     name = " ".join(speaker.split())
     if not name or name.casefold() in _ROLES or not any(c.isalpha() for c in name) or len(name) > 80:
         return None
-    try:
-        key = canonical_key(name)
-    except InputError:
-        return None
-    return EntityMention(key=key, name=name, type="person")
+    return _entity(name, "person")
 
 
 _KIN = re.compile(
@@ -291,9 +256,9 @@ _KIN_TYPES: frozenset[str] = frozenset({"person", "other"})
 
 
 def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[Triple]:
-    """``family(X, Y)`` for "X (...) was the son of Y (and Z)", "X, daughter of Y, ...", and,
-    in a titled memory, "He was the son of Y": X is the name that opens the sentence, or the
-    memory's title entity when a pronoun opens it (encyclopedic text names its subject once)."""
+    """``family(X, Y)`` for "X (...) was the son of Y (and Z)", "X, daughter of Y, ...", and, in a
+    titled memory, "He was the son of Y": X is the name opening the sentence, or the title entity
+    when a pronoun opens it (encyclopedic text names its subject once)."""
     opening = _opening(sentence, spans)
     if opening is not None and opening.type in _KIN_TYPES:
         subject, rest = opening.key, spans[1:]
@@ -319,8 +284,7 @@ def _kin(sentence: str, spans: list[Span], topic: EntityMention | None) -> list[
 
 def _title_span(sentence: str, topic: EntityMention) -> Span | None:
     """The whole title where a sentence of a titled memory opens with it ("Night Train to Dover is
-    a 1952 film ..."), where the capitalised runs would only give "Night Train" and "Dover". Not on
-    the title line itself, whose inner names stay found (``whole_title`` adds the title)."""
+    a 1952 film"), where the capitalised runs give "Night Train" and "Dover"; not on the title line."""
     start = len(sentence) - len(sentence.lstrip(_QUOTES_BEFORE))
     if sentence[start : start + 4] == "The " and not topic.name.startswith("The "):
         start += 4
@@ -339,11 +303,10 @@ def _opening(sentence: str, spans: list[Span]) -> Span | None:
 
 
 def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
-    """``created(maker, work)`` when the sentence opens with a work and says who made it: "X is
-    a (1974) song / film / ballet ... (written / directed / performed ...) by [the ...] Y". The
-    maker is the last name of the run right after "by" ("by the Welsh folk band Larkspur"
-    is Larkspur, not Welsh); "and", a comma or any other word but a lower-case description
-    ends the run."""
+    """``created(maker, work)`` when the sentence opens with a work and says who made it: "X is a
+    (1974) song / film ... (written / directed ...) by [the ...] Y". The maker is the last name of
+    the run after "by" ("by the Welsh folk band Larkspur" is Larkspur); "and", a comma or any word
+    but a lower-case description ends the run."""
     work = _opening(sentence, spans)
     if work is None or work.type not in _MAKER_TYPES:
         return []
@@ -378,17 +341,6 @@ def _authored(sentence: str, spans: list[Span]) -> list[Triple]:
             said = by.group(0).split()  # "directed by", "song by the"
             label = " ".join(said[:-1] if said[-1].casefold() == "the" else said)
             out.append(Triple(subject=maker.key, relation="created", object=work.key, label=label))
-    return out
-
-
-def _implied_types(relation: Relation, subject: str, obj: str) -> list[tuple[str, EntityType]]:
-    out: list[tuple[str, EntityType]] = []
-    if relation in _PERSON_SUBJECT:
-        out.append((subject, "person"))
-    if relation == "reports_to":
-        out.append((obj, "person"))
-    if relation in ("based_in", "located_in"):
-        out.append((obj, "place"))
     return out
 
 

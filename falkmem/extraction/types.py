@@ -1,13 +1,14 @@
-"""The extraction data model: fixed vocabularies and frozen entity/triple/extraction models."""
+"""The extraction data model (frozen entity, triple and extraction models) and the Extractor protocol."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..text.keys import canonical_key
+from .known import KnownEntities
 from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation
 
 __all__ = [
@@ -16,25 +17,16 @@ __all__ = [
     "EntityMention",
     "EntityType",
     "Extraction",
+    "Extractor",
     "Relation",
     "Triple",
     "merge_all",
 ]
 
 
-def _canonical(value: str, field: str) -> str:
-    return canonical_key(value, field=field)
-
-
 class EntityMention(BaseModel):
-    """One entity a text mentions.
-
-    Attributes:
-        key: the canonical key (see ``canonical_key``); a non-canonical key is canonicalised.
-        name: the display name, as first seen.
-        type: one of ``EntityType``; ``"other"`` when unknown.
-        aliases: other surface names seen for the same key (never includes ``name``).
-    """
+    """One entity a text mentions: its canonical key (canonicalised if not), display name, type
+    (``"other"`` when unknown) and other surface names for the same key (never ``name``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -46,7 +38,7 @@ class EntityMention(BaseModel):
     @field_validator("key")
     @classmethod
     def _key_is_canonical(cls, value: str) -> str:
-        return _canonical(value, "entity.key")
+        return canonical_key(value, field="entity.key")
 
     @field_validator("name")
     @classmethod
@@ -70,16 +62,10 @@ class EntityMention(BaseModel):
 
 
 class Triple(BaseModel):
-    """A typed, directed relation between two entities: ``relation(subject, object)``.
+    """A typed, directed relation ``relation(subject, object)`` between two entity keys.
 
-    Attributes:
-        subject: canonical key of the entity that acts; canonicalised if not already.
-        relation: one of ``Relation``.
-        object: canonical key of the entity acted on.
-        weight: the evidence this triple adds (> 0); 1.0 for a stated relation, less for
-            co-mention (see ``RuleExtractor``).
-        label: the original predicate text when it was mapped onto the vocabulary
-            (``"was born in"`` → ``based_in``), else ``None``.
+    ``weight`` is the evidence it adds (> 0): 1.0 for a stated relation, less for co-mention;
+    ``label`` is the predicate text it was mapped from (``"was born in"`` → ``based_in``), if any.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -87,20 +73,13 @@ class Triple(BaseModel):
     subject: str
     relation: Relation
     object: str
-    weight: float = Field(default=1.0, gt=0.0)
+    weight: float = Field(default=1.0, gt=0.0, allow_inf_nan=False)
     label: str | None = None
 
     @field_validator("subject", "object")
     @classmethod
     def _endpoint_is_canonical(cls, value: str) -> str:
-        return _canonical(value, "triple.endpoint")
-
-    @field_validator("weight")
-    @classmethod
-    def _weight_finite(cls, value: float) -> float:
-        if not math.isfinite(value):
-            raise ValueError("weight must be finite")
-        return value
+        return canonical_key(value, field="triple.endpoint")
 
     @model_validator(mode="after")
     def _no_self_loop(self) -> Triple:
@@ -115,11 +94,10 @@ class Triple(BaseModel):
 
 
 class Extraction(BaseModel):
-    """The entities and triples extracted from one text.
+    """The entities and triples extracted from one text, unique by key and by ``ident``.
 
-    Every triple endpoint has an entity: a missing one is added (its name = its key,
-    type ``"other"``), so a store can MERGE entities by key before writing edges. Entities
-    are unique by key and triples by ``(subject, relation, object)``.
+    A triple endpoint without an entity gets one (name = key, type ``"other"``), so a store can
+    MERGE entities by key before writing edges.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -135,19 +113,9 @@ class Extraction(BaseModel):
         return self
 
     def merge(self, other: Extraction) -> Extraction:
-        """Union two extractions.
-
-        Entities are united by key: the first name wins, the other names become aliases, and a
-        specific type wins over ``"other"`` (else the first type wins). Triples are united by
-        ``(subject, relation, object)``: the larger weight and the first label win (weights
-        are not summed, so merging an extraction with itself changes nothing).
-
-        Args:
-            other: the extraction to add.
-
-        Returns:
-            A new extraction; ``self`` and ``other`` are unchanged.
-        """
+        """The union of two extractions. Entities unite by key: the first name wins, other names
+        become aliases, a specific type wins over ``"other"``. Triples unite by ident: the larger
+        weight and the first label win (merging an extraction with itself changes nothing)."""
         return merge_all([(self.entities, self.triples), (other.entities, other.triples)])
 
     def entity(self, key: str) -> EntityMention | None:
@@ -162,27 +130,14 @@ class Extraction(BaseModel):
 
 
 def merge_all(parts: Iterable[tuple[Sequence[EntityMention], Sequence[Triple]]]) -> Extraction:
-    """``Extraction()`` merged with ``Extraction(entities=e, triples=t)`` of each part in turn.
-
-    The same result as that chain of ``merge`` calls, without building the extraction of every
-    part and every intermediate union (each of which validates and re-unites everything so far).
-
-    Args:
-        parts: ``(entities, triples)`` of each part, in order.
-
-    Returns:
-        The united extraction.
-    """
+    """``Extraction()`` merged with ``Extraction(entities=e, triples=t)`` of each ``(e, t)`` part in
+    turn, without building every part's extraction and every intermediate union."""
     by_key: dict[str, EntityMention] = {}
     by_id: dict[tuple[str, str, str], Triple] = {}
-    merged = False
     for entities, triples in parts:
-        merged = True
         own_entities, own_triples = _completed(entities, triples)  # the part's own Extraction
         _add_entities(by_key, own_entities.values())
         _add_triples(by_id, own_triples.values())
-    if not merged:
-        return Extraction()
     return Extraction(entities=tuple(by_key.values()), triples=tuple(by_id.values()))
 
 
@@ -235,3 +190,20 @@ def _add_triples(by_id: dict[tuple[str, str, str], Triple], triples: Iterable[Tr
                 weight=max(old.weight, t.weight),
                 label=old.label if old.label is not None else t.label,
             )
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Turns a memory text into entities and typed triples. Must be pure: no database I/O.
+
+    Implementations must be safe to call from several threads, never add a relation or entity
+    type outside the fixed vocabularies, and raise ``ExtractionError`` (never leak the text
+    in a message) when they fail.
+    """
+
+    def extract(
+        self, text: str, *, known: KnownEntities | None = None, speaker: str | None = None
+    ) -> Extraction:
+        """Extract entities and triples from ``text``, said by ``speaker`` (``"user"``, a user
+        name, ``"assistant"``...), reusing the names of the tenant's ``known`` entities."""
+        ...

@@ -1,8 +1,11 @@
-"""The fixed entity type and relation vocabularies (a leaf module: imports nothing of falkmem)."""
+"""The fixed entity type and relation vocabularies, and the mapping of free-text predicates onto
+the relations (a leaf module: imports nothing of falkmem)."""
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+import re
+from functools import lru_cache
+from typing import Literal, cast, get_args
 
 EntityType = Literal[
     "person",
@@ -20,8 +23,7 @@ EntityType = Literal[
     "concept",
     "other",
 ]
-"""The fixed entity type vocabulary. ``"other"`` means "not known": a store should keep a more
-specific type it already has rather than overwrite it with ``"other"``."""
+"""The fixed entity types; ``"other"`` is "not known" (a store keeps a more specific type)."""
 
 Relation = Literal[
     "leads",
@@ -49,31 +51,26 @@ Relation = Literal[
 - ``works_on``: person/team → project; ``holds_role``: person → role entity ("VP of Engineering").
 - ``based_in``: person/team/org → place (also "lives in", "born in");
   ``located_in``: place/thing → place.
-- ``family``: person ↔ person, kin or married ("X was the son of Y", "X married Y"; read either
-  way: the walk ignores direction).
+- ``family``: person ↔ person, kin or married ("X was the son of Y", "X married Y").
 - ``owns``, ``part_of``, ``uses``: as named. ``related_to``: anything else and co-mention.
 """
 
 ENTITY_TYPES: frozenset[str] = frozenset(get_args(EntityType))
 RELATIONS: frozenset[str] = frozenset(get_args(Relation))
 
+# The words of each relation: one table for the extractor and the router.
 
-# --- the words of each relation: one table for the extractor and the router -------------
-
-# Kin and spouses, as "X was the (eldest) son of Y" says them: the ``family`` predicates below and
-# the rule extractor's kin rule (``rules._kin``: "He was the son of Y" in a titled memory).
 KIN_OF = r"son|daughter|child|wife|husband|widow|widower|consort|grandson|granddaughter|brother|sister"
-"""Before "of Y" in "X was the son of Y": the kin rule's nouns (what encyclopedic text says of its subject)."""
+"""Kin before "of Y" in "X was the (eldest) son of Y": the nouns of ``rules._kin``."""
 KIN = (
     KIN_OF
     + r"|father|mother|parent|sibling|half brother|half sister|spouse|grandchild|grandfather|grandmother"
     r"|nephew|niece|uncle|aunt|cousin|stepson|stepdaughter|stepfather|stepmother"
 )
-"""Every kin noun of the ``family`` predicates ("X, uncle of Y" between neighbouring names)."""
+"""Every kin noun of the ``family`` predicates ("X, uncle of Y")."""
 KIN_ORDER = r"eldest|youngest|elder|younger|oldest|second|third|fourth|only|illegitimate|adopted|natural"
 
-# The extractor's predicates (``keys.lookup_relation``): the words between two entities of a
-# sentence, lower-cased, fillers and auxiliaries dropped, matched whole.
+# The extractor's predicates (``lookup_relation``): the words between two entities, matched whole.
 PREDICATES: tuple[tuple[str, Relation], ...] = (
     (
         r"(?:co ?)?(?:lead|leads|leading|led|heads|headed|heading|runs|running|ran|chairs|chaired)"
@@ -149,11 +146,8 @@ PREDICATES: tuple[tuple[str, Relation], ...] = (
     ),
 )
 
-# A work and who made it, as encyclopedic text says it: '"Lanterns" is a song by the Welsh folk
-# band The Quillby Four', "The Salt Orchard is a 1987 Greek drama film written, produced and
-# directed by Mirela Dastani": the sentence's subject is a WORK and the name after "by" made it, ``created``
-# (``rules.RuleExtractor``). The nouns of works, and the participles that name their makers
-# (not "released by" or "published by": a label or a publisher did not make the work).
+# The nouns of works and the participles of their makers, for ``rules._authored``: "X is a 1987 film
+# directed by Y" is created(Y, X); not "released by" or "published by" (a label did not make it).
 WORKS = (
     r"songs?|singles?|albums?|records?|eps?|tracks?|ballads?|hymns?|anthems?|soundtracks?|films?|movies?"
     r"|documentar(?:y|ies)|series|sitcoms?|shows?|episodes?|novels?|novellas?|books?|stories|story|poems?"
@@ -166,8 +160,8 @@ MAKERS = (
     r"|sung|created|co[- ]?created|developed|illustrated|painted|sculpted|authored|choreographed|narrated"
 )
 
-# Passive participles: (participle pattern, relation, swap). "X was employed by Y" is
-# member_of(X, Y) without a swap; "X was built by Y" is built(Y, X).
+# Passive participles: (pattern, relation, swap): "X was built by Y" is built(Y, X), but "X was
+# employed by Y" member_of(X, Y).
 PASSIVES: tuple[tuple[str, Relation, bool], ...] = (
     (r"(?:co ?)?led|headed|run|chaired", "leads", True),
     (r"managed|supervised|overseen", "manages", True),
@@ -181,13 +175,66 @@ PASSIVES: tuple[tuple[str, Relation, bool], ...] = (
     (r"powered|backed", "uses", False),
 )
 
-# The router's words (``routing/relations.py``): how a question names a relation, as a noun
-# ("the founder of", "her spouse") as often as a verb. Each row: a regex alternation searched in
-# the lower-cased question (whole words), the relations a memory stating it carries as the
-# extractors write them, and how many relation steps the word spans ("grandfather": a parent's
-# parent). A word the extractor has no type for ("married", "directed", "performer") is written
-# as co-mention, ``related_to``, so that is what the question asks the graph for; the verbs the
-# extractor does type map as it maps them (a unit test holds the two tables together).
+_FILLERS = frozenset(
+    """the a an also currently now still formerly previously recently directly just already
+    actually officially really who which that""".split()  # noqa: SIM905 - a word block
+)
+_AUX = re.compile(
+    r"^(?:(?:is|are|was|were|am|be|been|being|has|have|had|will|would|shall|should|can|"
+    r"could|may|might|must|does|do|did|gets|got|get|became|become|becomes)\s+)+"
+)
+_ACTIVE_RE: list[tuple[re.Pattern[str], Relation]] = [(re.compile(p), r) for p, r in PREDICATES]
+
+_PASSIVE_RE: list[tuple[re.Pattern[str], Relation, bool]] = [(re.compile(p), r, s) for p, r, s in PASSIVES]
+_PASSIVE_FORM = re.compile(
+    r"^(?P<aux>(?:(?:is|are|was|were|be|been|being|has|have|had|will|"
+    r"get|gets|got)\s+)*)(?P<core>.+?)\s+by$"
+)
+_WORDS = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=2048)
+def lookup_relation(predicate: str) -> tuple[Relation, bool] | None:
+    """``(relation, swap)`` of a free-text predicate ("works at", "was born in"), or None.
+
+    Lower-cased, punctuation, articles and a few adverbs ("also") dropped, auxiliaries ("has
+    been") stripped, the rest must match a known phrase whole (a long clause does not match by
+    accident). ``swap``: subject and object are exchanged, for a passive (``"was built by"``).
+    """
+    words = [w for w in _WORDS.findall(predicate.casefold()) if w not in _FILLERS]
+    if not words:
+        return None
+    phrase = " ".join(words)
+    passive = _PASSIVE_FORM.match(phrase)
+    if passive is not None and passive.group("core"):
+        core = passive.group("core")
+        for pattern, relation, swap in _PASSIVE_RE:
+            if pattern.fullmatch(core):
+                return relation, swap
+        if not passive.group("aux"):
+            return None
+    stripped = _AUX.sub("", phrase) or phrase
+    for candidate in (stripped, phrase):
+        for pattern, relation in _ACTIVE_RE:
+            if pattern.fullmatch(candidate):
+                return relation, False
+    return None
+
+
+def normalize_relation(predicate: str) -> tuple[Relation, bool]:
+    """``lookup_relation`` of a predicate that may also be a vocabulary name (``"reports_to"``);
+    ``("related_to", False)`` when it is not recognised."""
+    exact = "_".join(predicate.casefold().split())
+    if exact in RELATIONS:
+        return cast(Relation, exact), False
+    found = lookup_relation(predicate.replace("_", " "))
+    return found if found is not None else ("related_to", False)
+
+
+# The router's words (``routing/relations.py``): how a question names a relation ("the founder of",
+# "her spouse"). Each row: an alternation searched in the lower-cased question, the relations a
+# memory stating it carries as the extractor writes them (``related_to`` where it may not type it),
+# and how many steps the word spans ("grandfather": 2). A unit test holds the two tables together.
 QUESTION_WORDS: tuple[tuple[str, tuple[Relation, ...], int], ...] = (
     (
         r"leads|lead|led|leading|leaders?|heads|headed|head of|in charge of|chairs|chaired|chair of"
@@ -268,6 +315,5 @@ ANSWERED_BY: dict[Relation, tuple[Relation, ...]] = {
     "based_in": ("located_in",),
     "located_in": ("based_in", "part_of"),
 }
-"""Relations a memory may state a relation the question asks as: its inverse ("X manages Y" is
-"Y reports to X"; the walk ignores direction) or a near synonym (a team that "created" a product
-"built" it)."""
+"""Relations a memory may state an asked relation as: its inverse ("X manages Y" is "Y reports to
+X") or a near synonym (a team that "created" a product "built" it)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from falkmem.extraction.common import is_common_word
+from falkmem.extraction.lexicon import is_common_word
 from falkmem.extraction.rules import RuleExtractor, speaker_entity
 
 

@@ -11,7 +11,7 @@ from falkmem.context.tokens import RegexTokenCounter, TokenCounter
 from falkmem.embedding.base import Embedder
 from falkmem.evolution.classifier import Classifier, LLMClassifier
 from falkmem.extraction import LLMExtractor, RuleExtractor
-from falkmem.extraction.base import Extractor
+from falkmem.extraction.types import Extractor
 from falkmem.ranking.rerank import CrossEncoderReranker, NoReranker, Reranker
 from falkmem.testing import HashEmbedder
 from tests.protocols import assert_implements
