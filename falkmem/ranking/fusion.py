@@ -12,15 +12,13 @@ from ..errors import ConfigError, InputError
 __all__ = ["DEFAULT_RRF_K", "Candidate", "Fused", "fuse_scores", "reliabilities", "rrf", "sort_key"]
 
 DEFAULT_RRF_K = 60
-"""The RRF constant ``k`` in ``1 / (k + rank)`` (Cormack et al., SIGIR 2009; Elasticsearch's
-default): a large ``k`` lets an item ranked well by several channels beat one ranked first by one."""
+"""The RRF constant ``k`` in ``1 / (k + rank)`` (Cormack et al., SIGIR 2009)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One hit from one retrieval channel: ``score`` is higher-is-better and finite in every
-    channel (the vector channel's cosine similarity, BM25, the graph's activation); ``rank`` is
-    its 1-based position in the channel."""
+    """One hit from one retrieval channel: ``score`` higher-is-better and finite, ``rank`` its
+    1-based position in the channel."""
 
     id: str
     score: float
@@ -82,8 +80,8 @@ def _fuse(
     weights: Mapping[str, float],
     contribution: Mapping[str, Mapping[str, float]],
 ) -> list[Fused]:
-    """Sum the weighted contributions per id and sort. A contribution may score an id its
-    channel did not return (the cosine of a graph hit): it then has no rank there."""
+    """Sum the weighted contributions per id and sort (an id a channel scores but did not return,
+    a graph hit's cosine, has no rank there)."""
     ranks: dict[str, dict[str, int]] = {}
     raw: dict[str, dict[str, float]] = {}
     totals: dict[str, float] = {}
@@ -136,15 +134,10 @@ def fuse_scores(
     weights: Mapping[str, float] | None = None,
     units: Mapping[str, float] | None = None,
 ) -> list[Fused]:
-    """Score-level fusion on absolute scales (docs/decisions/0001):
-    ``score(d) = sim(d) + sum over other channels c of w_c * s_c(d) / unit_c``.
-
-    ``sim`` is the cosine similarity, not rescaled per query: the ``vector`` channel's score,
-    else ``similarity`` (the graph and links channels compute it), else the weakest vector hit's.
-    ``s_c / unit_c`` is a channel's score in its own absolute unit: BM25 divided by the query's
-    idf mass (a memory holding every searched term once scores about 1); the graph and links
-    scores are calibrated already (unit 1; a unit <= 0 counts as 1). A weight defaults to 1.
-    """
+    """Score-level fusion on absolute scales (docs/decisions/0001): ``score(d) = sim(d) + sum over
+    other channels c of w_c * s_c(d) / unit_c``. ``sim``: the cosine (the vector channel's, else
+    ``similarity``, else the weakest vector hit's); ``unit_c``: BM25's is the query's idf mass,
+    the others' 1 (as is a unit <= 0). A weight defaults to 1."""
     checked = _check_weights(weights)
     best = {name: _best_per_channel(hits) for name, hits in channels.items()}
     vec = best.get("vector", {})
@@ -164,12 +157,7 @@ def fuse_scores(
 
 def standout(hits: Sequence[Candidate], *, reference: int = 10) -> float:
     """How far a channel's first candidate stands above its ``reference``-th, as a share of the
-    first's score (0: a flat list, 1: the rest score nothing); 1 for a list shorter than that.
-
-    Example:
-        >>> standout([Candidate("a", 2.0, "keyword", 1), Candidate("b", 1.0, "keyword", 2)], reference=2)
-        0.5
-    """
+    first's score (0: a flat list); 1 for a list shorter than that."""
     if len(hits) < reference:
         return 1.0
     top, ref = hits[0].score, hits[reference - 1].score
@@ -179,10 +167,9 @@ def standout(hits: Sequence[Candidate], *, reference: int = 10) -> float:
 def reliabilities(
     channels: Mapping[str, Sequence[Candidate]], *, strength: float = 1.0, gap: float = 0.4
 ) -> dict[str, float]:
-    """What each non-vector channel's fusion weight is multiplied by in this search, in [0, 1]:
-    the keyword channel's is ``(1 - strength) + strength * min(1, standout / gap)``, the others' 1.
-    A keyword list whose first memory scores no better than its tenth matched words that many
-    memories share (a long project chat): its order says little about this question."""
+    """What each non-vector channel's fusion weight is multiplied by in this search: the keyword
+    channel's ``(1 - strength) + strength * min(1, standout / gap)`` (a flat list matched words
+    many memories share: its order says little), the others' 1."""
     out = {name: 1.0 for name in channels if name != "vector"}
     if strength > 0 and channels.get("keyword"):
         share = min(1.0, standout(channels["keyword"]) / gap) if gap > 0 else 1.0

@@ -1,9 +1,6 @@
-"""What a question leans on besides its words: who it is about, when, the latest or the earliest
-state, and what the memories only ask (the adjustments of ``config.STAGES``). Each adds to (or
-takes from) a candidate's fused score, on the fusion's scale (a cosine similarity: ~0.1 is a clear
-step between two memories); none removes a memory. Weights: ``Settings.lean``; the measurements
-behind them: docs/decisions/0003-conversation-leanings.md.
-"""
+"""The adjustments: what a question leans on besides its words (who, when, latest or earliest,
+memories that only ask). Each adds to or takes from a fused score (a cosine: ~0.1 is a clear
+step); none removes a memory. Measurements: docs/decisions/0003-conversation-leanings.md."""
 
 from __future__ import annotations
 
@@ -37,12 +34,10 @@ _MEMO_CHARS = 1000
 
 @dataclass(frozen=True, slots=True)
 class QuestionLeanings:
-    """What a question leans on, read by the router (``routing/``): the keys of the people it
-    names; its canonical tokens (:func:`said_form`: a speaker's name or first name among them
-    counts though no stored entity has that key) and those of its capitalised words
-    (:func:`name_tokens`: a speaker spelled alike counts, "Yousra" for "Yusra"); whose turns of a
-    user/assistant chat hold the answer; the (start, end) epoch-second window of the time it
-    names, slack applied, and whether that date is written out; ``latest`` or ``earliest``."""
+    """What a question leans on, read by the router: the keys of the people it names, its canonical
+    tokens (:func:`said_form`) and those of its capitalised words (:func:`name_tokens`), whose
+    turns hold the answer, the epoch-second window of the time it names (and whether it is
+    written out), ``latest`` or ``earliest``."""
 
     speakers: frozenset[str] = frozenset()
     said: str = ""
@@ -54,17 +49,15 @@ class QuestionLeanings:
 
 
 def asks_only(text: str) -> bool:
-    """Whether a memory only asks: it ends with a question and every sentence is a question or a
-    short interjection ("Hey Zarek! How was the match?"; not "I adopted a cat. Do you have
-    pets?"); a leading ``Name:`` is ignored."""
+    """Whether a memory only asks: it ends with a question, every sentence a question or a short
+    interjection ("Hey Zarek! How was the match?"; not "I adopted a cat. Do you have pets?")."""
     if not text.rstrip().endswith("?"):
         return False
     return _asks(text)
 
 
 def _short_memo(fn: Callable[[str], bool]) -> Callable[[str], bool]:
-    """``fn`` memoised for texts of at most ``_MEMO_CHARS`` characters (a search leans twice and
-    chats repeat short turns; the cache must not hold long memories)."""
+    """``fn`` memoised for texts of at most ``_MEMO_CHARS`` characters (chats repeat short turns)."""
     cached = lru_cache(maxsize=8192)(fn)
 
     @wraps(fn)
@@ -85,14 +78,13 @@ def _asks(text: str) -> bool:
 
 @_short_memo
 def speaks_of_self(text: str) -> bool:
-    """Whether a turn says something of its speaker: a word of the first person ("I", "my",
-    "we", "our", "let's"; ``routing/who.py::in_first_person``) after a leading ``Name:``."""
+    """Whether a turn says something of its speaker (a first-person word after ``Name:``)."""
     return in_first_person(_SPEAKER_PREFIX.sub("", text, count=1))
 
 
 def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Mapping[str, str]) -> bool:
-    """Whether the question names the speaker whose keys these are (a speaker that ``roles`` maps
-    to a role, "user", "assistant", is left to the role leaning)."""
+    """Whether the question names the speaker whose keys these are (roles are left to the role
+    leaning)."""
     if question.speakers and any(k in question.speakers for k in keys):
         return True
     if keys[0] in roles:
@@ -103,9 +95,8 @@ def _names_speaker(question: QuestionLeanings, keys: tuple[str, ...], roles: Map
 
 
 def _spelled_alike(a: str, b: str) -> bool:
-    """Two names of five letters or more with the same first letter and the same consonants in
-    order (vowels and doubled letters aside: "Yusra", "Yousra", "Yusraa"; "Halvard",
-    "Halvord"), or nearly the same letters (a similarity ratio of 0.85: "Zarek", "Zareck")."""
+    """Two names of five letters or more, same first letter, and the same consonants in order
+    ("Yusra", "Yousra"; "Halvard", "Halvord") or a similarity ratio of 0.85 ("Zarek", "Zareck")."""
     if len(a) < _FUZZY_MIN or len(b) < _FUZZY_MIN or a[0] != b[0] or a == b:
         return a == b
     return _skeleton(a) == _skeleton(b) or SequenceMatcher(None, a, b).ratio() >= _FUZZY_RATIO
@@ -117,22 +108,20 @@ def _skeleton(name: str) -> str:
 
 
 def said_form(text: str) -> str:
-    """``QuestionLeanings.said`` of a question: its canonical tokens, a space before and after
-    each (``" do halvard and zarek both like to sail "``)."""
+    """A question's canonical tokens, a space around each (``" do halvard and zarek sail "``)."""
     tokens = key_tokens(text)
     return f" {' '.join(tokens)} " if tokens else ""
 
 
 def name_tokens(text: str) -> tuple[str, ...]:
-    """``QuestionLeanings.names`` of a question: the canonical tokens of its capitalised words
-    (``("how", "halvord", "yousra")`` for "How do Halvord and Yousra use maps?")."""
+    """The canonical tokens of a question's capitalised words (``("how", "halvord")``)."""
     return tuple(dict.fromkeys(t for w in _CAPITALISED.findall(text) for t in key_tokens(w)))
 
 
 @lru_cache(maxsize=4096)
 def speaker_keys(speaker: Any) -> tuple[str, ...]:
     """The keys a question may name a speaker by: the whole name and its first word
-    (``"Halvard Brannock"`` → ``("halvard brannock", "halvard")``), in the entity keys' canonical form."""
+    (``"Halvard Brannock"`` → ``("halvard brannock", "halvard")``)."""
     if not isinstance(speaker, str) or not speaker.strip():
         return ()
     try:
@@ -153,12 +142,8 @@ def lean(
     trace: dict[str, dict[str, float]] | None = None,
 ) -> list[Fused]:
     """``fused`` with each candidate's leanings added to its score, re-sorted as in fusion.
-
-    ``rows``: the candidates' projected rows (``speaker``, ``valid_at``; the asks and impersonal
-    leanings read whole rows only, or an ``asks`` flag computed before); ``roles``: speaker
-    value (case-folded) → role, for the role leaning; ``trace``, when given, is filled with what
-    each leaning added to each candidate it touched (``{id: {"speaker": 0.2}}``: ``explain()``).
-    """
+    ``rows``: the candidates' rows (asks and impersonal read whole rows only, or an ``asks``
+    flag); ``roles``: speaker (case-folded) → role; ``trace`` gets ``{id: {"speaker": 0.2}}``."""
     adds: dict[str, float] = {f.id: 0.0 for f in fused}
     named: dict[tuple[str, ...], bool] = {}  # per speaker: a chat has few, a search many candidates
 

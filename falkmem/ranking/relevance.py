@@ -1,9 +1,6 @@
 """``Hit.relevance``: how likely a hit is to be evidence, in [0, 1], on one scale for every
-question and tenant (the fused score adds up channels and adjustments and is not). A logistic of
-what every hit has, whatever found it (:class:`Evidence`), times a logistic of how well the
-question matches the tenant at all; coefficients in :class:`~falkmem.config.RelevanceConfig`,
-fitted on the dev sets with off-topic questions as negatives (docs/relevance.md).
-"""
+question and tenant (the fused score is not): a logistic of the hit's :class:`Evidence` times one
+of how well the question matches the tenant at all (docs/relevance.md)."""
 
 from __future__ import annotations
 
@@ -23,12 +20,9 @@ NEAR = 5
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What a hit's relevance is computed from. The hit's own: its cosine to the question (found
-    by keyword only: the weakest vector neighbour's, as in fusion), the share of the question's
-    searched-term idf mass it holds, the graph channel's score, the cross-encoder's score when
-    one reranked it. The question's: the cosine of its nearest memory, the mean of its first
-    :data:`NEAR`, the largest keyword share and the largest idf (not a share: a long question
-    matched on many rare words holds more) any keyword candidate holds."""
+    """What a hit's relevance is computed from: its cosine (as in fusion), the share of the
+    question's idf mass it holds, its graph and cross-encoder scores; the question's nearest
+    cosine, the mean of its first :data:`NEAR`, and the largest keyword share and idf held."""
 
     cosine: float
     keyword: float = 0.0
@@ -49,8 +43,7 @@ def evidence(
     mass: float,
 ) -> dict[str, Evidence]:
     """Each fused candidate's :class:`Evidence`. ``vector``: the vector channel's (id, cosine),
-    best first; ``similarity``: the cosine of candidates other channels found; ``held`` and
-    ``mass``: the keyword channel's idf held per candidate and the question's idf mass."""
+    best first; ``similarity``: other channels' cosines; ``held``/``mass``: keyword idf."""
     cosines = dict(vector)
     floor = min(cosines.values(), default=min(similarity.values(), default=0.0))
     near = sorted(cosines.values(), reverse=True)[:NEAR] or sorted(similarity.values(), reverse=True)[:NEAR]
@@ -77,9 +70,8 @@ def _sigmoid(z: float) -> float:
 
 
 def on_topic(e: Evidence, cfg: RelevanceConfig) -> float:
-    """The probability that the question is about this tenant's memories at all, from how close
-    its nearest memories are and how much of it any memory holds (the same for every hit of a
-    search)."""
+    """The probability that the question is about this tenant's memories at all (the same for
+    every hit of a search)."""
     return _sigmoid(cfg.question_intercept + cfg.question_top_cosine * e.top_cosine
                     + cfg.question_near_cosine * e.near_cosine + cfg.question_top_keyword * e.top_keyword
                     + cfg.question_top_held * e.top_held)  # fmt: skip
@@ -101,5 +93,5 @@ def evidence_odds(e: Evidence, cfg: RelevanceConfig) -> float:
 
 def relevance(e: Evidence, cfg: RelevanceConfig) -> float:
     """``Hit.relevance``: P(the question is on topic) x P(the hit is evidence | it is), rounded to
-    4 places, in [0, 1] (a hit is never evidence for a question its tenant cannot answer)."""
+    4 places."""
     return round(on_topic(e, cfg) * _sigmoid(evidence_odds(e, cfg)), 4)

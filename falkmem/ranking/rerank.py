@@ -23,8 +23,7 @@ __all__ = [
 ]
 
 MAX_PASSAGE_CHARS = 4_000
-"""Characters of a passage (and of the query) sent to the model: it truncates to ``max_length``
-tokens anyway; cutting first bounds the tokenizer's work on a huge memory."""
+"""Characters of a passage (and of the query) sent to the model: bounds the tokenizer's work."""
 
 _NONE_SPECS = frozenset({"", "none", "off", "fused"})
 _PREFIX = "cross-encoder:"
@@ -48,38 +47,20 @@ class NoReranker:
     name: str = "none"
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
-        """A zero for every passage (:func:`rerank` skips the call altogether)."""
+        """A zero for every passage (:func:`rerank` does not call it)."""
         return [0.0] * len(passages)
 
 
 class CrossEncoderReranker:
     """A sentence-transformers ``CrossEncoder`` (a local directory, or a hub name already in the
     cache), loaded on first use. Scores are its raw logits (no sigmoid), so strong matches do not
-    all saturate at 1.0 and tie. ``max_length``: tokens per (query, passage) pair; ``device``:
-    None lets the library choose. Raises ``ConfigError`` on ``max_length`` < 8 or ``batch_size`` < 1.
+    all saturate at 1.0 and tie. ``max_length``: tokens per (query, passage) pair, at least 8."""
 
-    Example:
-        >>> r = CrossEncoderReranker("/models/ms-marco-MiniLM-L-6-v2")
-        >>> r.name
-        'cross-encoder:/models/ms-marco-MiniLM-L-6-v2'
-    """
-
-    def __init__(
-        self,
-        model: str,
-        *,
-        max_length: int = 256,
-        batch_size: int = 32,
-        device: str | None = None,
-    ) -> None:
+    def __init__(self, model: str, *, max_length: int = 256) -> None:
         if max_length < 8:
             raise ConfigError(f"cross-encoder max_length must be >= 8 tokens (got {max_length})")
-        if batch_size < 1:
-            raise ConfigError(f"cross-encoder batch_size must be >= 1 (got {batch_size})")
         self.model = model
         self.max_length = max_length
-        self.batch_size = batch_size
-        self.device = device
         self.name = f"{_PREFIX}{model}"
         self._encoder: Any = None  # sentence_transformers.CrossEncoder, typed loosely: no stubs
         self._lock = threading.Lock()
@@ -98,7 +79,7 @@ class CrossEncoderReranker:
                 ) from exc
             try:
                 with quiet_model_loading():
-                    self._encoder = CrossEncoder(self.model, max_length=self.max_length, device=self.device)
+                    self._encoder = CrossEncoder(self.model, max_length=self.max_length)
             except Exception as exc:  # any loader failure (OSError, ValueError, HF errors...)
                 raise RerankError(
                     f"{self.name} failed to load ({type(exc).__name__}). Give the path of a "
@@ -114,7 +95,7 @@ class CrossEncoderReranker:
         self.load()
         q = query[:MAX_PASSAGE_CHARS]
         pairs = [(q, p[:MAX_PASSAGE_CHARS]) for p in passages]
-        options: dict[str, Any] = {"batch_size": self.batch_size, "show_progress_bar": False}
+        options: dict[str, Any] = {"batch_size": 32, "show_progress_bar": False}
         try:
             try:
                 raw = self._encoder.predict(pairs, activation_fn=_identity(), **options)
@@ -147,8 +128,7 @@ def _identity() -> Any:
 @dataclass(frozen=True, slots=True)
 class RerankOutcome:
     """The reranker that will run (``NoReranker`` when none is configured or loadable), a note
-    for the explain output saying why, the spec asked for, and whether a configured reranker
-    failed to load and ``NoReranker`` replaced it."""
+    saying why (``explain()``), the spec asked for, and whether a configured one failed to load."""
 
     reranker: Reranker
     note: str
@@ -164,13 +144,7 @@ def load_reranker(
 ) -> RerankOutcome:
     """Build and load the reranker named by ``spec``: None, ``""`` or ``"none"`` for none, else a
     cross-encoder model, optionally prefixed ``"cross-encoder:"``. A model that cannot be loaded
-    raises :class:`RerankError` (``on_error="raise"``) or falls back to :class:`NoReranker`,
-    saying so in the note (``"fallback"``).
-
-    Example:
-        >>> load_reranker(None).note
-        'no reranker configured; ranked by fused score'
-    """
+    raises :class:`RerankError` or, with ``on_error="fallback"``, gives :class:`NoReranker`."""
     text = (spec or "").strip()
     if text.lower() in _NONE_SPECS:
         return RerankOutcome(NoReranker(), "no reranker configured; ranked by fused score", spec)
@@ -195,11 +169,9 @@ def rerank(
     *,
     top_n: int,
 ) -> list[Fused]:
-    """Rerank the first ``top_n`` fused candidates by reranker score (ties keep fused order,
-    each carries ``rerank_score``); the rest follow in fused order. A head item without a text in
-    ``texts`` keeps ``rerank_score=None`` and goes after the scored ones. With
-    :class:`NoReranker` or ``top_n == 0`` the order is unchanged. ``RerankError`` when the
-    reranker fails or returns the wrong number of scores."""
+    """Rerank the first ``top_n`` fused candidates by reranker score (ties keep fused order); the
+    rest follow in fused order. A head item without a text in ``texts`` keeps
+    ``rerank_score=None`` and goes after the scored ones."""
     if top_n < 0:
         raise InputError("top_n", "must be 0 or more")
     if isinstance(reranker, NoReranker) or top_n == 0 or not fused:

@@ -1,18 +1,14 @@
-"""Search filters: who/where/when/what a memory must match, as Cypher parameters (no I/O).
-
-Every query that honours filters carries the same WHERE fragment, one condition per parameter
-``$f_sessions`` … ``$f_meta`` (``$f_x IS NULL OR node.x IN $f_x``; None = no condition), so one
-query file serves filtered and unfiltered calls. Metadata equality runs on ``meta_kv``, a list the
-writer stores with every artifact: one canonical JSON ``[key, value]`` string per top-level key
-(:func:`metadata_pairs`).
-"""
+"""Search filters as Cypher parameters (no I/O): every filtered query carries one WHERE fragment,
+``$f_x IS NULL OR node.x IN $f_x`` per parameter, so one query file serves filtered and
+unfiltered calls. Metadata equality runs on ``meta_kv``, the canonical ``[key, value]`` JSON
+strings the writer stores per top-level key (:func:`metadata_pairs`)."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, TypedDict, Unpack
 
@@ -30,19 +26,11 @@ OneOrMany = str | Sequence[str] | None
 
 
 class FilterArgs(TypedDict, total=False):
-    """The filter keywords of ``Tenant.search``, ``search_many``, ``explain``, ``context``,
-    ``list`` and ``forget`` (and their ``AsyncTenant`` twins), e.g.
-    ``tenant.search("q", kind="fact", user=["dana", "omar"], since="2026-01-01")``.
-
-    - ``session``, ``user``, ``agent``, ``speaker``, ``kind``: one value or a list (any of them);
-      ``kind`` one of the memory kinds.
-    - ``since``, ``until``: ``since <= valid_at < until`` (datetimes or ISO-8601; naive = UTC).
-    - ``metadata``: ``{"key": value}`` equality on top-level metadata keys (all must hold).
-
-    Each is optional (None = no condition). Filters are ANDed, run inside every channel's query
-    and compose with ``as_of``. A misspelled name is a ``TypeError`` that names it; a bad value
-    an ``InputError`` that names the filter (:func:`build_filters`).
-    """
+    """The filter keywords of ``search``, ``search_many``, ``explain``, ``context``, ``list`` and
+    ``forget``, e.g. ``tenant.search("q", kind="fact", user=["dana", "omar"], since="2026-01-01")``:
+    ``session``, ``user``, ``agent``, ``speaker``, ``kind``: one value or a list (any of them);
+    ``since <= valid_at < until`` (datetimes or ISO-8601; naive = UTC); ``metadata``: equality on
+    top-level keys (all must hold). Filters are ANDed and compose with ``as_of``."""
 
     session: OneOrMany
     user: OneOrMany
@@ -55,7 +43,6 @@ class FilterArgs(TypedDict, total=False):
 
 
 FILTER_NAMES: tuple[str, ...] = tuple(FilterArgs.__annotations__)
-"""The filter keywords, in ``FilterArgs``' order."""
 
 _MAX_VALUES = 1000
 _SHORT_MAX = 256
@@ -74,10 +61,8 @@ def _canonical(value: Any) -> Any:
 
 
 def pair(key: str, value: Any, *, allow_nan: bool = False) -> str:
-    """The canonical ``[key, value]`` JSON string of one metadata entry (what ``meta_kv`` holds).
-
-    ``allow_nan``: write NaN and ±infinity as ``NaN``/``Infinity`` (for a filter: no stored pair
-    holds them, since metadata with them is refused when a memory is added)."""
+    """The canonical ``[key, value]`` JSON string of one metadata entry (what ``meta_kv`` holds);
+    ``allow_nan`` for a filter (no stored pair holds NaN: ``add()`` refuses it)."""
     return json.dumps(
         [key, _canonical(value)],
         ensure_ascii=False,
@@ -101,9 +86,8 @@ def metadata_pairs(metadata: Mapping[str, Any] | str | None) -> list[str] | None
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """What every hit must match; each field None = no condition. Conditions are ANDed,
-    values within one field are ORed. ``since``/``until`` bound ``valid_at`` (epoch seconds,
-    ``since <= valid_at < until``); ``metadata`` holds :func:`pair` strings, all required."""
+    """What every hit must match (None: no condition); fields are ANDed, values within one ORed.
+    ``since``/``until``: epoch seconds; ``metadata``: :func:`pair` strings, all required."""
 
     sessions: tuple[str, ...] | None = None
     users: tuple[str, ...] | None = None
@@ -121,20 +105,10 @@ class Filters:
 
     def params(self) -> dict[str, Any]:
         """The Cypher parameters ``$f_sessions`` … ``$f_meta`` of the filter fragment."""
-        return {
-            "f_sessions": _lst(self.sessions),
-            "f_users": _lst(self.users),
-            "f_agents": _lst(self.agents),
-            "f_speakers": _lst(self.speakers),
-            "f_kinds": _lst(self.kinds),
-            "f_since": self.since,
-            "f_until": self.until,
-            "f_meta": _lst(self.metadata),
+        values = {
+            "f_meta" if f.name == "metadata" else f"f_{f.name}": getattr(self, f.name) for f in fields(self)
         }
-
-
-def _lst(values: tuple[str, ...] | None) -> list[str] | None:
-    return list(values) if values is not None else None
+        return {name: list(v) if isinstance(v, tuple) else v for name, v in values.items()}
 
 
 def _values(value: object, field: str, *, allowed: frozenset[str] | None = None) -> tuple[str, ...] | None:
@@ -191,8 +165,7 @@ def _time(value: datetime | str | None, field: str) -> float | None:
 
 
 def check_filter_names(names: Iterable[str]) -> None:
-    """Reject a keyword that is not a filter (a misspelling) with a ``TypeError`` naming it, as
-    Python rejects an unexpected one."""
+    """Reject a keyword that is not a filter with a ``TypeError`` naming it, as Python would."""
     unknown = sorted(set(names).difference(FILTER_NAMES))
     if unknown:
         names = ", ".join(FILTER_NAMES)
@@ -200,10 +173,8 @@ def check_filter_names(names: Iterable[str]) -> None:
 
 
 def build_filters(**filters: Unpack[FilterArgs]) -> Filters | None:
-    """Validate the SDK's filter keywords (:class:`FilterArgs`) into ``Filters`` (None when none
-    is given); a bad value is an ``InputError`` naming its field (``metadata.price``...).
-    A metadata equality with NaN or ±infinity matches nothing: no memory holds them (``add()``
-    refuses metadata that is not strict JSON), as in LangGraph's reference store."""
+    """Validate the filter keywords into ``Filters`` (None when none is given); a bad value is an
+    ``InputError`` naming its field (``metadata.price``...)."""
     check_filter_names(filters)
     f = Filters(
         sessions=_values(filters.get("session"), "session"),

@@ -4,7 +4,6 @@ about (``retrieve/expand``, one round trip)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,24 +18,14 @@ from .filters import Filters
 
 @dataclass(frozen=True, slots=True)
 class GraphHit:
-    """A memory the expansion reached: its row, its graph score (the sum over the bridge
-    entities of their share), its cosine to the query (for fusion), up to three entity names it
-    was reached through and up to three RELATED_TO paths ((subject, relation, object), ...)."""
+    """A memory the expansion reached: its graph score (summed over the bridge entities), its
+    cosine to the query, up to three entities it was reached through and RELATED_TO paths."""
 
     row: dict[str, Any]
     score: float
     sim: float
     via: tuple[str, ...]
     paths: tuple[tuple[tuple[str, str, str], ...], ...]
-
-
-def seed_weights(sims: Sequence[float], *, temperature: float) -> list[float]:
-    """Seed weights of the top vector hits: ``exp((sim - best) / temperature)``; the best weighs 1
-    (a low temperature lets a clear first hit dominate)."""
-    if not sims:
-        return []
-    best = max(sims)
-    return [math.exp((s - best) / temperature) for s in sims]
 
 
 def expand(
@@ -55,15 +44,10 @@ def expand(
     as_of: float | None = None,
     filters: Filters | None = None,
 ) -> list[GraphHit]:
-    """Run ``retrieve/expand`` (``cfg``: ``Settings.graph``); the reached memories, best graph
-    score first. ``seeds``: (memory id, weight) of the memories it starts from; ``named``: entity
-    keys the query names, followed straight to the memories about them (not from the seeds:
-    memories that share them are what vector and keyword search find); ``max_hops``: 1 = memory
-    → entity → memory, 2 adds one RELATED_TO step; ``limit``: most memories returned. The
-    relational walk follows the RELATED_TO edges of ``relations`` (``Plan.relations``) up to
-    ``depth`` steps; what a co-mention step reaches counts when its cosine is at least
-    ``walk_floor`` (the weakest vector candidate's).
-    """
+    """Run ``retrieve/expand``; the reached memories, best graph score first. ``seeds``: (memory
+    id, weight) to start from; ``named``: entity keys the query names, followed straight to the
+    memories about them. The walk follows ``relations`` up to ``depth`` steps; a co-mention step
+    counts what has a cosine of at least ``walk_floor`` (the weakest vector candidate's)."""
     named_weight = cfg.named_weight
     if not seeds and not (named and named_weight > 0):
         return []
@@ -98,21 +82,10 @@ def expand(
             **(filters or Filters()).params(),
         },
     )
-    hits: list[GraphHit] = []
-    seen: set[str] = set()
+    hits: dict[str, GraphHit] = {}
     for r in rows:
-        row = r["a"]
-        if row["id"] in seen:
-            continue
-        seen.add(row["id"])
-        paths = tuple(tuple((str(a), str(b), str(c)) for a, b, c in p) for p in (r["paths"] or []) if p)
-        hits.append(
-            GraphHit(
-                row=row,
-                score=float(r["score"]),
-                sim=float(r["sim"]),
-                via=tuple(dict.fromkeys(str(v) for v in r["via"] or ())),
-                paths=paths,
-            )
-        )
-    return hits
+        if r["a"]["id"] not in hits:
+            paths = tuple(tuple((str(a), str(b), str(c)) for a, b, c in p) for p in (r["paths"] or []) if p)
+            via = tuple(dict.fromkeys(str(v) for v in r["via"] or ()))
+            hits[r["a"]["id"]] = GraphHit(r["a"], float(r["score"]), float(r["sim"]), via, paths)
+    return list(hits.values())

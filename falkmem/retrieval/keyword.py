@@ -18,10 +18,9 @@ UNBOUNDED = 2**31 - 2
 
 @dataclass(frozen=True, slots=True)
 class KeywordHits:
-    """The keyword channel's winners, (row, BM25 score) best first; ``mass``, the sum of the
-    searched terms' idf (what a memory holding each term once, at the average length, scores:
-    fusion divides by it, so a score means the same for a two-word question and a twenty-word
-    one); ``held``, each winner's id → the idf of the searched terms it holds."""
+    """The winners, (row, BM25 score) best first; ``mass``, the searched terms' summed idf (fusion
+    divides by it: a score means the same for a two-word question and a twenty-word one);
+    ``held``, each winner's id → the idf of the searched terms it holds."""
 
     hits: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     mass: float = 0.0
@@ -39,15 +38,10 @@ def keyword_search(
     as_of: float | None = None,
     filters: Filters | None = None,
 ) -> KeywordHits:
-    """The ``k`` best active artifacts for ``text`` by BM25, as (row, score), best first, and
-    the searched terms' idf mass (``cfg``: ``Settings.keyword``).
-
-    User text becomes alphanumeric terms (the full-text syntax is live: ``-``, ``@``, quotes
-    change the meaning or fail), one per Snowball stem. One query (``retrieve/keyword_search``)
-    drops the terms too common to say anything and ranks each term's candidates by Okapi BM25 over
-    the stem counts each artifact stores (``keyword/bm25.py`` is its tested reference). Only the
-    ``full`` best rows (all by default) carry every property (``storage/rows.py::is_whole``).
-    """
+    """The ``k`` best active artifacts for ``text`` by BM25 and the searched terms' idf mass.
+    User text becomes alphanumeric terms (the full-text syntax is live), one per Snowball stem;
+    one query drops the too common ones and ranks by BM25 over the stored stem counts
+    (``keyword/bm25.py`` is its reference). Only the ``full`` best rows are whole."""
     wanted = query_terms(text)
     if not wanted:  # nothing searchable: only stopwords, punctuation or query syntax
         return KeywordHits()

@@ -1,16 +1,14 @@
-"""One search as a list of named stages (``config.STAGES``): route, the channels that propose
-candidates (keyword, vector, graph), fusion, the adjustments (speaker, role, asks, impersonal,
-time, order), the links channel, rerank. Each reads its config from ``Settings``, can be switched
-off by name (``Settings.off``) and reports what it did (``explain().stages``). The channels do
-the I/O; this module orders them.
-"""
+"""One search as named stages (``config.STAGES``): route, channels, fusion, adjustments, links,
+rerank. Each can be switched off by name (``Settings.off``) and reports what it did
+(``explain().stages``); the channels do the I/O, this module orders them."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -30,7 +28,7 @@ from ..storage.executor import Executor
 from ..storage.params import VectorParam, vector_param
 from ..storage.rows import hit_from_row, is_whole, one_per_key, rows_by_id
 from .filters import Filters
-from .graph import expand, seed_weights
+from .graph import expand
 from .keyword import keyword_search
 from .links import link_search
 from .vector import vector_search
@@ -43,18 +41,13 @@ CHANNELS = frozenset({"vector", "keyword", "graph", "links"})
 ROLES: dict[str, str] = {**dict.fromkeys(USER_ROLES, "user"), **dict.fromkeys(ASSISTANT_ROLES, "assistant")}
 """Speaker values of a user/assistant chat (case-folded) → the role the role leaning compares."""
 LINKS_REFERENCE_RANK = 10
-"""A links seed weighs how far its score stands above the 10th's (the field a search returns):
-a clear first hit leads to its neighbours, a first among equals barely."""
+"""A links seed weighs how far its score stands above the 10th's: a clear first hit leads on."""
 WHOLE_ROWS = 2
-"""The vector and keyword channels return every property of their first ``WHOLE_ROWS * k``
-candidates only (the rest as ``{id, valid_at, speaker, session_id}``); the few winners ranked
-further down are fetched by id."""
+"""Channels return whole rows for their first ``WHOLE_ROWS * k`` candidates only (others by id)."""
 SAME_RANKING_K = 10
-"""Every ``k`` up to this ranks the same list (a search for 3 hits returns the first 3 of a
-search for 10): below it the channels are still sized for it."""
+"""Every ``k`` up to this ranks the same list: the channels are sized for it."""
 
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
-"""The keyword and graph channels run here, beside the embedding and the vector query."""
 
 
 @dataclass
@@ -63,10 +56,9 @@ class Retrieval:
 
     plan: Plan
     question: QuestionLeanings
-    """What the question leans on (the adjustments' input)."""
     channels: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     fused: list[Fused] = field(default_factory=list)
-    """The ranking before rerank (fusion, adjustments and links applied)."""
+    """The ranking before rerank."""
     reranked: list[Fused] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     reranker: str = "none"
@@ -75,19 +67,18 @@ class Retrieval:
     via: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Graph hits: the bridge entities each was reached through."""
     linked: dict[str, str] = field(default_factory=dict)
-    """Links hits: the seed id (a turn link) or the identifier name each was reached through."""
+    """Links hits: the seed id or the identifier each was reached through."""
     similarity: dict[str, float] = field(default_factory=dict)
-    """Cosine similarity of the graph and links candidates (the vector channel's carry their own)."""
+    """Cosine of the graph and links candidates (the vector channel's carry their own)."""
     units: dict[str, float] = field(default_factory=dict)
     """What a channel's score was divided by in fusion (``keyword``: the query's idf mass)."""
     held: dict[str, float] = field(default_factory=dict)
-    """Keyword candidates: the idf of the searched terms each holds (``ranking/relevance.py``)."""
+    """Keyword candidates: the idf of the searched terms each holds."""
     weights: dict[str, float] = field(default_factory=dict)
-    """Each channel's fusion weight in this search (its setting times its reliability)."""
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Every candidate's projected row (whole, or ``{id, valid_at, speaker, session_id}``)."""
+    """Every candidate's row (whole, or ``{id, valid_at, speaker, session_id}``)."""
     leaned: dict[str, dict[str, float]] = field(default_factory=dict)
-    """With ``trace``: what each adjustment added to (or took from) each candidate."""
+    """With ``trace``: what each adjustment added to each candidate."""
     stages: list[StageInfo] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
@@ -115,7 +106,6 @@ class _Run:
     sized: int = field(init=False)
     fetch_k: int = field(init=False)
     full: int = field(init=False)
-    """The candidates whose whole row a channel returns."""
 
     @property
     def ex(self) -> Executor:
@@ -137,6 +127,7 @@ class _Run:
     def listed(self, channel: str, found: Sequence[tuple[dict[str, Any], float]]) -> None:
         """Keep a channel's (row, score) list, best first, as its candidates, and their rows."""
         self.lists[channel] = [Candidate(row["id"], sc, channel, i + 1) for i, (row, sc) in enumerate(found)]
+        self.out.channels[channel] = [(c.id, c.score) for c in self.lists[channel]]
         for row, _ in found:
             self.keep(row)
 
@@ -176,46 +167,14 @@ def retrieve(
     filters: Filters | None = None,
     trace: bool = False,
 ) -> Retrieval:
-    """Route and run one query; the ``k`` best hits plus every stage's output.
+    """Route and run one query: the ``k`` best hits plus every stage's output.
 
-    ``as_of`` (epoch seconds) asks what was true then; ``now`` (epoch seconds; default: the
-    clock) is when the question is asked (its relative dates). ``vector``: the query's embedding
-    when the caller computed it (``search_many``). ``filters``: what every hit must match
-    (inside each channel's query). ``trace``: record what each stage added to each candidate
-    (``explain()``; a search does not pay for it). ``channels`` limits the channels for this
-    call; ``Settings.off`` switches stages off for every call.
+    ``as_of``: what was true then; ``now``: when the question is asked (its relative dates;
+    default the clock), both epoch seconds. ``vector``: the query's embedding if the caller has
+    it; ``trace``: record what each stage added to each candidate (``explain()``); ``channels``
+    limits the channels for this call (``Settings.off``: for every call).
     """
-    t_all = time.perf_counter()
-    run = _start(engine, tenant_id, text, k, route, channels, router, max_hops, as_of, now, filters, trace)
-    keyword = _POOL.submit(_keyword, run) if "keyword" in run.wanted else None
-    _vector(run, vector)
-    graph = _POOL.submit(_graph, run) if "graph" in run.wanted and run.out.plan.route == "hybrid" else None
-    _collect(run, keyword, graph)
-    _fuse(run)
-    _adjust(run)
-    _links(run)
-    _rerank(run)
-    _hits(run)
-    run.out.timings_ms["total"] = _ms(t_all)
-    return run.out
-
-
-def _start(
-    engine: Engine,
-    tenant_id: str,
-    text: str,
-    k: int,
-    route: RouteArg,
-    channels: Collection[str] | None,
-    router: RouterConfig | None,
-    max_hops: int | None,
-    as_of: float | None,
-    now: float | None,
-    filters: Filters | None,
-    trace: bool,
-) -> _Run:
-    """Check the call, then the route stage: the plan (route, entities, time, relations)."""
-    s = engine.settings
+    t_all, s = time.perf_counter(), engine.settings
     if route not in ("auto", "vector", "hybrid"):
         raise InputError("route", "must be 'auto', 'vector' or 'hybrid'")
     asked = set(channels) if channels is not None else set(CHANNELS)
@@ -235,17 +194,25 @@ def _start(
     when = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
     plan = engine.plan(tenant_id, text, cfg, force=None if route == "auto" else route, now=when)
     out = Retrieval(plan=plan, question=question_leanings(plan, text, tz))
-    graph = engine.store.graph(tenant_id)
-    run = _Run(engine, s, graph, text, k, wanted, as_of, filters, trace, out, meta.dimension)
+    graph_name = engine.store.graph(tenant_id)
+    run = _Run(engine, s, graph_name, text, k, wanted, as_of, filters, trace, out, meta.dimension)
     run.report("route", "route", t, note=plan.rule)
-    return run
+    keyword = _POOL.submit(_keyword, run) if "keyword" in wanted else None
+    _vector(run, vector)
+    graph = _POOL.submit(_graph, run) if "graph" in wanted and plan.route == "hybrid" else None
+    _collect(run, keyword, graph)
+    _fuse(run)
+    _adjust(run)
+    _links(run)
+    _rerank(run)
+    _hits(run)
+    out.timings_ms["total"] = _ms(t_all)
+    return out
 
 
 def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanings:
-    """What the router read from question ``text``, in the form the adjustments take: its words
-    and capitalised words (for the speakers it names), and the epoch-second window of its time
-    from a day before to two after (people tell of a day afterwards, and time zones shift a
-    date). ``tz``: the zone the plan's times are wall-clock times of."""
+    """The plan in the form the adjustments take; the time window runs from a day before to two
+    after (people tell of a day afterwards, and zones shift a date). ``tz``: the plan's zone."""
     window = None
     if plan.time is not None:
         start = plan.time.start.replace(tzinfo=tz).timestamp() - DAY
@@ -263,7 +230,6 @@ def question_leanings(plan: Plan, text: str, tz: tzinfo = UTC) -> QuestionLeanin
 
 
 def _keyword(run: _Run) -> tuple[Any, float]:
-    """The keyword channel (runs beside the embedding and the vector query)."""
     t, c = time.perf_counter(), run.s.keyword
     found = keyword_search(
         run.ex, run.graph, run.text, c, k=run.fetch_k, full=run.full, as_of=run.as_of, filters=run.filters
@@ -303,14 +269,14 @@ def _graph(run: _Run) -> tuple[Any, float]:
     """The graph channel: from the first vector hits' entities and the named ones (one query)."""
     t, c, plan = time.perf_counter(), run.s.graph, run.out.plan
     top = run.vec[: c.seed_k]
-    weights = seed_weights([sim for _, sim in top], temperature=c.seed_temperature)
+    best = max((sim for _, sim in top), default=0.0)  # the best seed weighs 1
     depth = min(plan.depth, c.walk_depth) if run.s.on("walk") else 0
     reached = expand(
         run.ex,
         run.graph,
         run.qvec or [],
         c,
-        seeds=[(a["id"], w) for (a, _), w in zip(top, weights, strict=True)],
+        seeds=[(a["id"], math.exp((sim - best) / c.seed_temperature)) for a, sim in top],
         named=[key for key, _ in plan.entities],
         max_hops=plan.max_hops,
         limit=max(c.limit, run.k),
@@ -345,12 +311,10 @@ def _collect(
         )
         if "vector" not in run.wanted:  # the graph ran on the vector neighbours: their similarity counts
             out.similarity.update({a["id"]: sim for a, sim in run.vec if a["id"] in out.similarity})
-    out.channels = {name: [(c.id, c.score) for c in cands] for name, cands in run.lists.items()}
 
 
 def _fuse(run: _Run) -> None:
-    """Fusion, once: the cosine plus each channel's evidence, weighted by its setting times its
-    reliability in this search (``ranking/fusion.py``)."""
+    """The cosine plus each channel's evidence, weighted by its setting times its reliability."""
     t, s, out = time.perf_counter(), run.s, run.out
     base = {"keyword": s.keyword.weight, "graph": s.graph.weight}
     f = s.fusion
@@ -399,22 +363,18 @@ def _leanings(s: Settings) -> LeanConfig:
 
 
 def _links(run: _Run) -> None:
-    """The links channel: from the first memories of the ranking to the turns around them and the
-    memories that share a rare identifier with them; a reached memory gains what its link
-    weighs, a new one enters with its cosine, its link and its own adjustments."""
+    """The links channel: a reached memory gains what its link weighs, a new one enters with its
+    cosine, its link and its own adjustments."""
     out, c = run.out, run.s.links
     if "links" not in run.wanted or c.seeds <= 0 or c.weight <= 0 or (c.window <= 0 and c.rare_mentions < 2):
         run.report("links", "channel", ran=False, note="off")
         return
     t = time.perf_counter()
     seeds = _link_seeds(run)
-    linked = (
-        link_search(run.ex, run.graph, run.qvec or [], c, seeds=seeds, as_of=run.as_of, filters=run.filters)
-        if seeds
-        else []
+    linked = link_search(
+        run.ex, run.graph, run.qvec or [], c, seeds=seeds, as_of=run.as_of, filters=run.filters
     )
     run.listed("links", [(h.row, h.weight) for h in linked])
-    out.channels["links"] = [(h.row["id"], h.weight) for h in linked]
     added: dict[str, float] = {}
     for h in linked:
         out.similarity.setdefault(h.row["id"], h.sim)
@@ -428,8 +388,8 @@ def _links(run: _Run) -> None:
 
 
 def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
-    """The ranking with the links' additions; new memories scored like fusion would (cosine +
-    link) plus their own adjustments (the order adjustment, which ranks the head, excepted)."""
+    """The ranking with the links' additions; new memories get cosine + link and their own
+    adjustments (but order, which ranks the head)."""
     out = run.out
     have = {f.id for f in out.fused}
     floor = min((sim for _, sim in run.vec), default=0.0)
@@ -443,12 +403,11 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
         new = lean(new, out.rows, out.question, cfg, roles=ROLES)
     ranks = {i: r + 1 for r, i in enumerate(added)}
     merged = [
-        Fused(
-            f.id,
-            f.score + added[f.id],
-            {**f.ranks, "links": ranks[f.id]},
-            {**f.scores, "links": added[f.id]},
-            f.rerank_score,
+        replace(
+            f,
+            score=f.score + added[f.id],
+            ranks={**f.ranks, "links": ranks[f.id]},
+            scores={**f.scores, "links": added[f.id]},
         )
         if f.id in added
         else f
@@ -458,10 +417,8 @@ def _with_links(run: _Run, added: dict[str, float]) -> list[Fused]:
 
 
 def _link_seeds(run: _Run) -> list[tuple[str, float]]:
-    """The first ``links.seeds`` memories by their score without the graph channel's share (the
-    links reach the neighbours of what the question's own words find; the graph reaches further
-    on its own), with how far each stands above the score at :data:`LINKS_REFERENCE_RANK`; none
-    unless one is a turn of a session (NEXT) or the route is hybrid (shared identifiers)."""
+    """The first ``links.seeds`` memories by their score without the graph's share, each with
+    its lead over :data:`LINKS_REFERENCE_RANK`; none unless one is a turn or the route is hybrid."""
     out, graph_weight = run.out, run.out.weights.get("graph", 0.0)
     if not out.fused:
         return []
@@ -476,7 +433,7 @@ def _link_seeds(run: _Run) -> list[tuple[str, float]]:
 
 
 def _fill(run: _Run, ids: Sequence[str]) -> None:
-    """Fetch the whole rows of ``ids`` that the channels returned as ``{id, valid_at}`` (one query)."""
+    """Fetch the whole rows of ``ids`` that the channels returned by id only (one query)."""
     missing = [i for i in ids if not is_whole(run.out.rows[i])]
     if missing:
         t = time.perf_counter()
@@ -508,8 +465,7 @@ def _rerank(run: _Run) -> None:
 
 
 def _hits(run: _Run) -> None:
-    """The ``k`` best, as hits (their whole rows fetched when a channel sent only the id), one
-    per fact key (``one_per_key``); the next candidates fill a place a duplicate left."""
+    """The ``k`` best as hits, one per fact key; the next candidates fill a duplicate's place."""
     out, taken = run.out, 0
     seen: dict[str, Fused] = {}
     places: list[tuple[str, str]] = []

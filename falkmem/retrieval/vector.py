@@ -23,28 +23,18 @@ def vector_search(
     filters: Filters | None = None,
     exact_max: int = 20_000,
 ) -> list[tuple[dict[str, Any], float]]:
-    """The ``k`` nearest active artifacts (valid at ``as_of``, when given) as (row, cosine
-    similarity: FalkorDB's distance turned higher-is-better), best first, of ``fetch_k``
-    neighbours asked for (inactive ones are dropped after the index call). Only the ``full``
-    nearest rows carry every property (``storage/rows.py::is_whole``).
-
-    ``filters`` apply inside the query, after the index's kNN step: when a selective filter
-    leaves fewer than ``k``, the artifacts that pass are scored exactly
-    (``retrieve/vector_filtered``) when at most ``exact_max`` pass; otherwise the fetch grows
-    (×4 per round) until ``k`` pass or the whole index was asked.
-    """
+    """The ``k`` nearest active artifacts as (row, cosine), best first, of ``fetch_k`` neighbours
+    asked for; only the ``full`` nearest rows are whole. When a filter leaves fewer than ``k``,
+    those that pass are scored exactly if at most ``exact_max``, else the fetch grows ×4 a round."""
     fp = (filters or Filters()).params()
     base = {"vector": vector_param(vector), "as_of": as_of, **fp}
 
-    def fetch(n: int) -> list[dict[str, Any]]:
-        return executor.run(
-            graph,
-            query("retrieve/vector_search"),
-            {**base, "fetch_k": n, "full": n if full is None else full},
-        )
+    def fetch(n: int) -> list[tuple[dict[str, Any], float]]:
+        params = {**base, "fetch_k": n, "full": n if full is None else full}
+        rows = executor.run(graph, query("retrieve/vector_search"), params)
+        return distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
 
-    rows = fetch(fetch_k)
-    hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
+    hits = fetch(fetch_k)
     if filters is None or not filters.active or len(hits) >= k:
         return hits
     exact = executor.run(graph, query("retrieve/vector_filtered"), {**base, "k": k, "scan": exact_max + 1})
@@ -54,16 +44,15 @@ def vector_search(
     limit = max(int(counted[0]["n"]) if counted else 0, fetch_k)
     while len(hits) < k and fetch_k < limit:
         fetch_k = min(fetch_k * 4, limit)
-        rows = fetch(fetch_k)
-        hits = distinct_hits(((r["a"], 1.0 - float(r["distance"])) for r in rows), k)
+        hits = fetch(fetch_k)
     return hits
 
 
 def distinct_hits(
     pairs: Iterable[tuple[dict[str, Any], float]], k: int
 ) -> list[tuple[dict[str, Any], float]]:
-    """The first ``k`` (row, similarity) pairs with distinct ids, in order: concurrent vector
-    queries on one index can return the same node twice (FalkorDB #2848)."""
+    """The first ``k`` pairs with distinct ids: concurrent vector queries on one index can return
+    the same node twice (FalkorDB #2848)."""
     out: list[tuple[dict[str, Any], float]] = []
     seen: set[str] = set()
     for a, sim in pairs:

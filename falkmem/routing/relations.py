@@ -1,9 +1,6 @@
-"""The relations a question asks about: "Who manages the person who leads the team that built
-Project Helios?" names three (manages, leads, built), a chain the graph walk follows over typed
-``RELATED_TO`` edges. The words and their relations live beside the extractor's predicates
-(``extraction/vocab.py``: ``QUESTION_WORDS``, ``ANSWERED_BY``), so the router asks for the labels
-the extractor writes.
-"""
+"""The relations a question asks about ("Who manages the person who leads the team that built
+Project Helios?": manages, leads, built), a chain the graph walk follows over typed edges; the
+words live beside the extractor's predicates (``extraction/vocab.py``)."""
 
 from __future__ import annotations
 
@@ -18,15 +15,13 @@ _ROWS: tuple[tuple[re.Pattern[str], tuple[Relation, ...], int], ...] = tuple(
     (re.compile(rf"\b(?:{pattern})\b"), relations, steps) for pattern, relations, steps in QUESTION_WORDS
 )
 _ASKER = re.compile(r"\b(?:my|our|your|i|we|you|me)\s+(?:[a-z'-]+\s+)?$")
-"""A relation of the asker's own ("my sister", "where I was born", "my older brother"): its
-chain starts at the person asking, whom the graph does not hold as an entity."""
+"""A relation of the asker's own ("my sister"): the graph does not hold the asker as an entity."""
 
 
 @dataclass(frozen=True, slots=True)
 class RelationAsk:
-    """What a question asks of the graph's typed edges: its relational words in order, the
-    relation labels a memory stating them carries (with inverses and near synonyms,
-    ``vocab.ANSWERED_BY``), and how many steps the words span (a "grandfather" spans two)."""
+    """A question's relational words in order, the relation labels that answer them (inverses and
+    near synonyms included), and how many steps they span (a "grandfather" spans two)."""
 
     words: tuple[str, ...] = ()
     relations: tuple[Relation, ...] = ()
@@ -34,8 +29,8 @@ class RelationAsk:
 
 
 def find_relations(text: str) -> RelationAsk:
-    """The relational words of ``text`` (case-insensitive, whole words, the longest of overlapping
-    matches) and the relations they ask for; words whose chain starts at the asker are left out."""
+    """The relational words of ``text`` (whole words, the longest of overlapping matches) and the
+    relations they ask for; words whose chain starts at the asker are left out."""
     low = text.lower()
     found: list[tuple[int, int, int]] = []
     for row, (regex, _, _) in enumerate(_ROWS):

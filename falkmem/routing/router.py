@@ -1,7 +1,5 @@
-"""The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O of its own):
-the route, and what retrieval leans on: the time the question names (``when.py``), the latest or
-the earliest state, who it is about (``who.py``), the relations it asks about (``relations.py``).
-"""
+"""The router: query text + the tenant's known entities → a frozen ``Plan`` (no I/O): the route,
+the time, order, role and relations the question asks about."""
 
 from __future__ import annotations
 
@@ -31,7 +29,7 @@ RELATIONAL_CUES: tuple[str, ...] = (
 """Words and phrases that ask about connections rather than a single stored fact."""
 
 MAX_DEPTH = 2
-"""The deepest relational walk a plan asks for (RELATED_TO*1..2, the design's bound)."""
+"""The deepest relational walk a plan asks for (the design's bound)."""
 
 _CUE_RE = re.compile(
     r"\b(" + "|".join(re.escape(c) for c in sorted(RELATIONAL_CUES, key=len, reverse=True)) + r")\b"
@@ -54,23 +52,16 @@ class Plan(BaseModel):
     """True when the caller chose the route (``route="vector"|"hybrid"``)."""
     max_hops: int = 2
     followable: tuple[str, ...] = ()
-    """Keys of the named entities the graph walk can follow (not hubs: named by at most the hub
-    guard's number of memories); the entity rule counts these."""
+    """Keys of the named entities the graph walk can follow (not hubs); the entity rule counts these."""
     time: TimeRef | None = None
-    """The window the question's time expression names (``when.find_time``), if any."""
     order: Order | None = None
-    """``latest`` ("current", "most recently") or ``earliest`` ("first", "originally")."""
     role: Role | None = None
-    """Who the question is about when it names no one: ``user`` (first person) or ``assistant``."""
+    """Whose turns hold the answer: ``user`` or ``assistant``."""
     relation_words: tuple[str, ...] = ()
-    """The relational words of the question ("manages", "leads", "built"; ``relations.py``)."""
     relations: tuple[str, ...] = ()
-    """The relation labels they ask for, as the extractor writes them, with their inverses and
-    near synonyms (``manages`` also as ``reports_to``): the typed RELATED_TO edges the walk follows."""
+    """The relation labels they ask for, with inverses and near synonyms (the edges walked)."""
     depth: int = 0
-    """How many relation steps the walk takes from the bridge and named entities: the steps the
-    question's relational words span, up to 2 (0: it names none, or the route is vector; the
-    ``graph.walk_depth`` setting may cap it further)."""
+    """Relation steps the walk takes: those the relational words span, up to 2 (0 on a vector route)."""
     links: bool = False
     """Whether the links channel ran (set by the search)."""
 
@@ -90,15 +81,9 @@ def plan_query(
     mentions: Mapping[str, int] | None = None,
     max_mentions: int | None = None,
 ) -> Plan:
-    """Route one query.
-
-    Entities are looked up as n-grams of the query against the tenant's entity keys (a dict
-    lookup per n-gram: no scan), case- and punctuation-insensitive. With ``mentions`` (key →
-    how many memories name it) and ``max_mentions`` (the graph's hub guard), only the named
-    entities the graph can follow count for the entity rule: a speaker of a chat is named by
-    hundreds of turns and leads nowhere. ``now`` (naive UTC; default: the clock) is when the
-    question is asked, for its relative dates.
-    """
+    """Route one query. With ``mentions`` (key → how many memories name it) and ``max_mentions``
+    (the hub guard), only entities the graph can follow count for the entity rule (a chat's
+    speaker is named by hundreds of turns and leads nowhere). ``now``: when it is asked."""
     matches = known.find(text, fold=True)  # people type names without their accents
     entities = tuple(dict.fromkeys((m.key, m.name) for m in matches))
     followable = tuple(

@@ -1,15 +1,7 @@
 """Time in the question: the window (``[start, end)``, naive) of the first time expression a query
-names, resolved against when it is asked (``search(now=...)``, else the clock): "What did Zarek
-do on 23.01.2024?", "last Saturday", "in May". The answer is in memories of that time, which often
-share nothing else with the question ("I did yoga today").
-
-Read: numeric dates, month names with or without a day and a year, years after a preposition, and
-words relative to now ("yesterday", "last week", "three days ago", "recently"). Not read: times
-relative to another time or to an event ("the Friday before the move": its date is not known until
-it is retrieved). A window is *explicit* when the date is written out (a calendar date, a month, a
-year), a hint when relative. A regular-expression reader, not ``dateparser``, which finds dates in
-"May I ask…" and "Sun", costs milliseconds per query and cannot say whether a date was written out.
-"""
+names ("on 23.01.2024", "last Saturday", "in May"), resolved against when it is asked; the answer
+is in memories of that time, which often share nothing else with it. Regular expressions, not
+``dateparser`` (which finds dates in "May I ask…", is slow and cannot tell a written-out date)."""
 
 from __future__ import annotations
 
@@ -27,9 +19,8 @@ Order = Literal["latest", "earliest"]
 
 @dataclass(frozen=True, slots=True)
 class TimeRef:
-    """The window a query's time expression names: the first instant inside and the first after
-    (naive: wall-clock time where the asker lives, the ``timezone`` setting), the words it was
-    read from, and whether the date is written out (not relative)."""
+    """The window a time expression names (naive: wall-clock time where the asker lives), the
+    words it was read from, and whether the date is written out (not relative)."""
 
     start: datetime
     end: datetime
@@ -85,9 +76,8 @@ _EARLIEST = re.compile(
 
 
 def find_order(text: str) -> Order | None:
-    """Whether the query asks for the latest state ("current", "most recently", "now") or the
-    earliest ("first", "originally"); None when neither or both. ("Previous" is not a cue: "our
-    previous conversation" names a past chat, not the older of two values.)"""
+    """Whether the query asks for the latest state ("current", "now") or the earliest ("first",
+    "originally"); None when neither or both."""
     late, early = _LATEST.search(text) is not None, _EARLIEST.search(text) is not None
     if late == early:
         return None
@@ -126,18 +116,8 @@ def _naive(now: datetime | None) -> datetime:
 
 def find_time(text: str, now: datetime | None = None) -> TimeRef | None:
     """The window of the first time expression in ``text``, or None. Relative words and dates
-    without a year (the latest one not after it) resolve against ``now``: naive, a wall-clock time
-    read as it is (the search gives it in the ``timezone`` setting's zone); aware, taken in UTC;
-    default the clock (UTC).
-
-    Example:
-        >>> r = find_time("What did Zarek do on 23.01.2024?")
-        >>> (r.start.isoformat(), r.end.isoformat(), r.explicit)
-        ('2024-01-23T00:00:00', '2024-01-24T00:00:00', True)
-        >>> r = find_time("I was lent a book last Saturday, by whom?", datetime(2023, 3, 9, 15, 47))
-        >>> (r.start.date().isoformat(), r.explicit)
-        ('2023-03-04', False)
-    """
+    without a year resolve against ``now`` (naive: wall-clock time; aware: taken in UTC; default
+    the clock)."""
     ref = _naive(now)
     found: list[tuple[int, int, TimeRef]] = []
     for name, rx in _PATTERNS:

@@ -1,8 +1,5 @@
 """Who a question is about, read from its words: the asker ("Where did I complete my degree?":
-the ``user`` of a user/assistant chat) or the one addressed ("What did you suggest?": the
-``assistant``). The speakers it names are among the router's entities; the role and speaker
-leanings (``ranking/leanings.py``) lean toward their turns, never filter.
-"""
+the ``user`` of a user/assistant chat) or the one addressed ("What did you suggest?")."""
 
 from __future__ import annotations
 
@@ -43,14 +40,13 @@ _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\
 
 
 def in_first_person(text: str) -> bool:
-    """Whether ``text`` speaks in the first person, singular or plural ("I", "my", "we", "our",
-    "let's"; "im", "ive" as chats write them): a chat turn that tells of its speaker."""
+    """Whether ``text`` speaks in the first person, singular or plural ("I", "our", "let's", "im")."""
     return _ANY_FIRST.search(text.replace("\u2019", "'")) is not None
 
 
 def asker_role(text: str) -> Role | None:
-    """``user`` when the question speaks of the asker only ("my", "I"), ``assistant`` when it
-    speaks of the one addressed only ("you said"), else None (both, or neither: "we", names)."""
+    """``user`` when the question speaks of the asker only ("my", "I"), ``assistant`` when of the
+    one addressed only ("you said"), else None."""
     first = _FIRST.search(text.replace("\u2019", "'")) is not None
     second = _SECOND.search(text.replace("\u2019", "'")) is not None
     if first == second:
@@ -77,17 +73,15 @@ _ASKS_THE_ASSISTANT = re.compile(
 
 
 def asks_the_assistant(query_text: str) -> bool:
-    """Whether the question asks what the assistant said ("Can you remind me what you
-    recommended?", "our previous conversation about ..."; not "Can you suggest a recipe?"): then
-    its turns hold the answer and keep their full weight in ``context()``."""
+    """Whether the question asks what the assistant said ("what you recommended", "our previous
+    conversation"; not "Can you suggest a recipe?"): then its turns hold the answer."""
     return _ASKS_THE_ASSISTANT.search(query_text.replace("\u2019", "'")) is not None
 
 
 def answer_role(query_text: str) -> Role:
-    """Whose turns of a user/assistant chat a question's answer is in: the ``assistant``'s when it
-    speaks to the one addressed only ("what was the name you gave the zombie?") or asks what the
-    assistant said (:func:`asks_the_assistant`), else the ``user``'s: in such chats most evidence
-    turns are the user's (77 % on BEAM, 91 % on LongMemEval), whatever pronouns the question uses."""
+    """Whose turns of a user/assistant chat hold the answer: the ``assistant``'s when the question
+    speaks to it only or asks what it said, else the ``user``'s (77 % of evidence turns on BEAM,
+    91 % on LongMemEval, whatever the pronouns)."""
     role = asker_role(query_text)
     if role is not None:
         return role
