@@ -272,7 +272,7 @@ def pack(
         frozenset(w for i in h for w in a.sentence(i).words & wanted)
         for a, h in zip(analyses, hots, strict=True)
     ]
-    q = weigh(query, stems, present, bridges, w.idf_floor)
+    q = weigh(query, stems, present, bridges)
     on_day: list[frozenset[int]] = [frozenset()] * len(unique)
     if window is not None and w.day > 0:
         first, after = window[0].date(), (window[1] - timedelta(microseconds=1)).date() + timedelta(days=1)

@@ -272,10 +272,9 @@ def select(
 ) -> Selection:
     """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
 
-    A name first met in a chosen sentence that the question (``asked``) does not hold and at
-    most a fifth of the candidates mention is a bridge: the memories naming it get at least the
-    rank prior ``weights.bridge``, and their sentences naming it the chain gain; not in turns
-    of the chat turn's own session, where it is the conversation's topic, not a next hop.
+    A name first met in a chosen sentence, not in the question (``asked``) and in at most a
+    fifth of the candidates, is a bridge: other memories' sentences naming it get the chain gain
+    (not in the chosen chat turn's own session, where it is the topic, not a next hop).
     """
     state = Selection(entries, by_time, show_dates, meter, tz)
     covered: dict[str, int] = {}
@@ -414,12 +413,10 @@ def select(
                     continue
                 if e.speaker is not None and near.speaker is not None and near.session == e.session:
                     continue  # a name again in the same conversation is its topic, not a next hop
-                boosted = near.prior < weights.bridge
-                near.prior = max(near.prior, weights.bridge)
                 score_entry(near, query, weights, known)
                 for g2 in groups[j]:  # re-rank what the bridge made worth more
-                    if not set(g2) <= near.chosen and (
-                        boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
+                    if not set(g2) <= near.chosen and any(
+                        not near.analysis.names_of(i).isdisjoint(fresh) for i in g2
                     ):
                         push(j, g2, None, gain(near, g2) / estimate(j, g2))
         if not was_open:

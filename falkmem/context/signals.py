@@ -164,7 +164,6 @@ def weigh(
     stems: Sequence[str],
     present: Sequence[frozenset[str]],
     chain: Mapping[str, float],
-    floor: float,
 ) -> Query:
     """The :class:`Query`: each stem weighted by how rare it is among the candidates (``present``:
     the question's stems each candidate holds)."""
@@ -173,8 +172,7 @@ def weigh(
     for st in stems:
         df = sum(1 for p in present if st in p)
         if df:
-            rarity = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
-            weights[st] = floor + (1 - floor) * rarity
+            weights[st] = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
     wants = asks_for(query_text)
     return Query(
         stems=weights,
