@@ -1,10 +1,9 @@
 """Choosing sentences for a budget: greedy by gain per token, never over budget.
 
 A candidate is a group of a memory's sentences (:func:`candidates`), its gain what they add
-(:mod:`.signals`), its cost the tokens they add. Gains only shrink as the context grows (but
-for an update's), so a candidate is re-scored only when it reaches the top of the heap. Every
-fit is checked on the rendered text with the caller's counter.
-"""
+(:mod:`.signals`), its cost their tokens. Gains only shrink as the context grows (but for an
+update's), so a candidate is re-scored lazily at the top of the heap; every fit is counted on
+the rendered text."""
 
 from __future__ import annotations
 
@@ -31,15 +30,14 @@ Triple = tuple[str, str, str]
 _NEAR_DUPLICATE = 0.8
 """Jaccard similarity of two sentences' words at which the later one adds nothing (numbers equal)."""
 _UPDATE = 0.5
-"""Jaccard similarity of two sentences' words at which, their numbers all different, the later
-restates the earlier with new numbers: an update ("a single free night" → "two free nights")."""
+"""Jaccard similarity at which a sentence with other numbers is an update ("one night" → "two nights")."""
 _PRONOUNS = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "them"})
 """With a title rendered, these point at the title: the sentence can stand alone."""
 _SHARED: dict[str, int] = {}
 _SHARED_MAX = 200_000
 """Line counts of the default counter, kept across calls (it is pure), up to this many."""
 _CHARS_PER_TOKEN = 4.0
-"""For ranking candidates before they are counted (the exact count decides every fit)."""
+"""For ranking candidates before they are counted."""
 
 
 class Meter:
@@ -49,10 +47,9 @@ class Meter:
         self.counter = counter
         self.additive = additive
         self.join = (join_bound(counter) or 0) if additive else 0
-        """Tokens a newline join may add (``TokenCounter.join_tokens``): the sum stays an upper bound."""
         self._cache: dict[str, int] = _SHARED if type(counter) is RegexTokenCounter else {}
         self.spaced = additive and type(counter) is RegexTokenCounter
-        """The default counter's pieces never span white space: counts add over spaces too."""
+        """The default counter's counts add over spaces too."""
 
     def line(self, text: str) -> int:
         """Tokens of one line or sentence (cached)."""
@@ -85,15 +82,15 @@ class Entry:
     triples: tuple[Triple, ...]
     prior: float
     dated: bool = True
-    """Its time says when something was said or happened (not a fact's storage time)."""
+    """Not timeless: its time says when something was said or happened."""
     hot: frozenset[int] = frozenset()
     """Sentences scored on words, chain and type (the others are filler)."""
     said: bool = True
-    """Its relative time words get the date they mean (``pack(dates=...)``, not timeless)."""
+    """Its relative time words get the date they mean."""
     on_day: frozenset[int] = frozenset()
-    """Sentences whose relative time words name a day the question asks about (``pack(window=...)``)."""
+    """Sentences naming a day the question asks about."""
     static: list[float] = field(default_factory=list)
-    """Per sentence: its gain besides the question's words (base, chain, type, lead), times the prior."""
+    """Per sentence: its gain besides the question's words, times the prior."""
     chosen: set[int] = field(default_factory=set)
     order: tuple[int, datetime, int] = (0, datetime.min.replace(tzinfo=UTC), 0)
     """Oldest first, undated last, then by rank."""
@@ -102,8 +99,7 @@ class Entry:
 def score_entry(
     e: Entry, query: Query, weights: PackingConfig, bridges: frozenset[str] = frozenset()
 ) -> None:
-    """Fill ``e.static`` and ``e.order``; ``e.hot`` must be set. ``bridges``: names met in
-    chosen sentences that make a sentence naming them evidence for the chain."""
+    """Fill ``e.static`` and ``e.order``; ``bridges``: names met in chosen sentences (chain evidence)."""
     a = e.analysis
     # A memory whose title names a bridge is about the next hop: its first sentence is evidence
     # for the chain though it says "it" ("Thornvale: It is located within Elmshire").
@@ -139,12 +135,11 @@ class Selection:
     show_dates: bool
     meter: Meter
     tz: tzinfo
-    """The zone whose calendar days the lines show and "yesterday" is read in."""
     triples: list[Triple] = field(default_factory=list)
     _lines: dict[tuple[object, ...], str] = field(default_factory=dict)
 
     def arrange(self) -> list[list[Entry]]:
-        """The memories of each line, in render order (line ``n`` from 1 has the label ``n``)."""
+        """The memories of each line, in render order."""
         blocks: dict[str, list[Entry]] = {}
         for e in self.entries:
             if e.chosen:
@@ -189,15 +184,13 @@ class Selection:
 
 
 def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
-    """Whether two sentences' words overlap by at least ``share`` (Jaccard), without building
-    their union."""
+    """Whether two sentences' words overlap by at least ``share`` (Jaccard)."""
     both = len(a & b)
     return both >= share * (len(a) + len(b) - both)
 
 
 def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
-    """Whether ``s`` says what one of ``seen`` says: the same words, or most of them and the
-    same numbers."""
+    """Whether ``s`` says what one of ``seen`` says: the same words, or most and the same numbers."""
     return any(
         s.norm == o.norm
         or (s.digits == o.digits and s.words and o.words and _alike(s.words, o.words, _NEAR_DUPLICATE))
@@ -206,11 +199,11 @@ def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
 
 
 def candidates(e: Entry) -> list[tuple[int, ...]]:
-    """The sentence groups of one memory that may be chosen (see the module docstring)."""
+    """The sentence groups of one memory that may be chosen: a sentence with the one it leans
+    on ("It ..."), a colon's with what it announces."""
     a = e.analysis
     out: list[tuple[int, ...]] = []
-    listed = 0
-    """Sentences before this index belong to a short numbered list taken whole with its header."""
+    listed = 0  # sentences before this one are in a numbered list taken with its header
     for i in range(len(a)):
         if i < listed:
             continue
@@ -235,10 +228,8 @@ _LIST_ITEMS = 12
 
 
 def _list_items(texts: Sequence[str], start: int) -> tuple[int, ...]:
-    """What a sentence ending in a colon announces: the next sentence, or the whole numbered
-    list (up to 12 items) when its lines are short items ("1. Starhollow", "2. Quillby", ...). Such a
-    list is taken whole with its header or not at all: the header with only its first items
-    would say those were the ones offered, an item without it says nothing."""
+    """What a sentence ending in a colon announces: the next sentence, or a whole list of short
+    numbered items ("1. Starhollow"): the header with only some items would misstate the list."""
     end = start
     while (
         end < len(texts)
@@ -287,8 +278,7 @@ def select(
     # candidate that cannot fit is known without rendering.
     spaced = meter.spaced
 
-    checked: dict[tuple[int, int], int] = {}
-    """(entry, sentence) -> how many of ``seen`` it is no near-duplicate of (-1: it is one)."""
+    checked: dict[tuple[int, int], int] = {}  # (entry, sentence) -> how many of seen it is not (-1: is one)
 
     def duplicate(e: Entry, i: int) -> bool:
         key = (e.rank, i)
@@ -301,14 +291,11 @@ def select(
         checked[key] = len(seen)
         return False
 
-    numbered: list[Sentence] = []
-    """The chosen sentences that hold a number (what a later sentence may update)."""
-    updated: dict[tuple[int, int], tuple[int, bool]] = {}
-    """(entry, sentence) -> (how many of ``numbered`` were compared, whether it updates one)."""
+    numbered: list[Sentence] = []  # chosen sentences holding a number (a later one may update)
+    updated: dict[tuple[int, int], tuple[int, bool]] = {}  # (entry, sentence) -> (compared, updates)
 
     def update(e: Entry, i: int, s: Sentence) -> bool:
-        """Whether ``s`` restates a chosen sentence with other numbers: its words then count
-        whole, not as a repetition (the context should show what the fact became)."""
+        """Whether ``s`` restates a chosen sentence with other numbers (its words count whole)."""
         key = (e.rank, i)
         start, found = updated.get(key, (0, False))
         if not found:
@@ -373,7 +360,7 @@ def select(
     current = meter.count(state.render())
 
     def fits() -> bool:
-        """Whether the rendered text fits the budget (its count is then the current one)."""
+        """Whether the rendered text fits (its count is then the current one)."""
         nonlocal current
         used = meter.count(state.render())
         if used > budget:
@@ -382,7 +369,7 @@ def select(
         return True
 
     def accept(idx: int, new: list[int]) -> None:
-        """Add sentences ``new`` of entry ``idx`` if the rendered text still fits; book what they cover."""
+        """Add sentences ``new`` of entry ``idx`` if the text still fits; book what they cover."""
         e = entries[idx]
         was_open = bool(e.chosen)
         e.chosen.update(new)
