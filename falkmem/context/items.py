@@ -7,10 +7,9 @@ from collections.abc import Mapping, Sequence
 
 from ..models import Explain, Hit
 from .pack import ContextItem
+from .select import Triple
 
 __all__ = ["FULL_BUDGET", "WIDE_BUDGET", "candidates_for", "context_items", "items_from_explain"]
-
-Triple = tuple[str, str, str]
 
 FULL_BUDGET = 800
 """Up to this many tokens (the default budget) a context reads ``context_candidates`` memories."""

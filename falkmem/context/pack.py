@@ -15,15 +15,13 @@ from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
 from ..text.tokens import tokenize
 from .render import local_day, utc
-from .select import Entry, Meter, Selection, score_entry, select
+from .select import Entry, Meter, Selection, Triple, score_entry, select
 from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, one_line
 from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
 from .when import days_named
 
 __all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
-
-Triple = tuple[str, str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +100,8 @@ def refers_back(query: str) -> bool:
     """Whether the query refers back in time ("earlier", "last time", "what changed"...): its
     lines are then ordered by time and superseded facts kept (a question about a sequence).
 
-    Example:
-        >>> refers_back("What did we decide last time about the budget?")
-        True
-        >>> refers_back("Who leads Project Helios?")
-        False
+    >>> refers_back("What did we decide last time about the budget?"), refers_back("Who leads Helios?")
+    (True, False)
     """
     return _REFERS_BACK.search(unicodedata.normalize("NFKC", query)) is not None
 
@@ -197,8 +192,7 @@ def pack(
             refers back (None).
         dates: write the date a relative time word ("yesterday") means after it.
         tz: the zone of the lines' days and of relative time words (sources stay UTC).
-        window: the question's time window (``Plan.time``, wall-clock in ``tz``): within
-            ``ASKED_DAYS`` days, a sentence naming a day inside it gains ``PackingConfig.day``.
+        window: the question's time window (``Plan.time``, wall-clock in ``tz``).
 
     Example:
         >>> from falkmem.context import RegexTokenCounter
@@ -261,7 +255,7 @@ def pack(
     # (documents stored on one day say nothing by their date).
     any_days = {d for d, _ in dated_days}
     show_dates = len(days) > 1 or (by_time and (len(any_days) > 1 or len(days) == 1))
-    seen_triples: set[tuple[str, str, str]] = set()
+    seen_triples: set[Triple] = set()
     entries: list[Entry] = []
     for rank, ((item, a), h, d) in enumerate(zip(unique, hots, on_day, strict=True)):
         triples = []

@@ -9,9 +9,7 @@ from datetime import UTC, date, datetime, tzinfo
 from .sentences import Analysis, one_line
 from .when import anchor
 
-__all__ = ["CONNECTIONS", "local_day", "memory_parts", "triple_text", "utc"]
-
-CONNECTIONS = "Connections:"
+__all__ = ["local_day", "memory_parts", "triple_text", "utc"]
 
 
 def utc(at: datetime) -> datetime:

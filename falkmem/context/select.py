@@ -2,8 +2,7 @@
 
 A candidate is a group of a memory's sentences (:func:`candidates`), its gain what they add
 (:mod:`.signals`), its cost their tokens. Gains only shrink as the context grows (but for an
-update's), so a candidate is re-scored lazily at the top of the heap; every fit is counted on
-the rendered text."""
+update's), so a candidate is re-scored lazily at the top of the heap; fits are counted exactly."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from datetime import UTC, datetime, tzinfo
 from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..text.tokens import tokenize
-from .render import CONNECTIONS, local_day, memory_parts, triple_text
+from .render import local_day, memory_parts, triple_text, utc
 from .sentences import Analysis, Sentence
 from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
@@ -120,10 +119,7 @@ def score_entry(
             g += weights.chain * chained + weights.answer_type * typed + weights.day * (i in on_day)
         out.append(prior * g)
     e.static = out
-    if e.at is None:
-        e.order = (1, datetime.min.replace(tzinfo=UTC), e.rank)
-    else:
-        e.order = (0, e.at if e.at.tzinfo is not None else e.at.replace(tzinfo=UTC), e.rank)
+    e.order = (1, datetime.min.replace(tzinfo=UTC), e.rank) if e.at is None else (0, utc(e.at), e.rank)
 
 
 @dataclass
@@ -179,7 +175,7 @@ class Selection:
                     )
             lines.append(text)
         if self.triples:
-            lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
+            lines.append("Connections: " + "; ".join(triple_text(t) for t in self.triples))
         return lines
 
 
@@ -261,12 +257,10 @@ def select(
     asked: frozenset[str],
     tz: tzinfo,
 ) -> Selection:
-    """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
-
-    A name first met in a chosen sentence, not in the question (``asked``) and in at most a
-    fifth of the candidates, is a bridge: other memories' sentences naming it get the chain gain
-    (not in the chosen chat turn's own session, where it is the topic, not a next hop).
-    """
+    """Choose sentences (and graph triples) for ``budget`` tokens. A name first met in a chosen
+    sentence, not in the question (``asked``) and in at most a fifth of the candidates, is a
+    bridge: other memories' sentences naming it get the chain gain (not in the chosen chat
+    turn's own session, where it is the topic, not a next hop)."""
     state = Selection(entries, by_time, show_dates, meter, tz)
     covered: dict[str, int] = {}
     seen: list[Sentence] = []
@@ -274,11 +268,7 @@ def select(
     opened: set[str] = set()
     heap: list[tuple[float, int, int, tuple[int, ...], Triple | None]] = []
     tie = itertools.count()
-    # With the default counter a sentence added to a line adds at least its own count: a
-    # candidate that cannot fit is known without rendering.
-    spaced = meter.spaced
-
-    checked: dict[tuple[int, int], int] = {}  # (entry, sentence) -> how many of seen it is not (-1: is one)
+    checked: dict[tuple[int, int], int] = {}  # (entry, sentence) -> seen compared (-1: a duplicate)
 
     def duplicate(e: Entry, i: int) -> bool:
         key = (e.rank, i)
@@ -433,7 +423,7 @@ def select(
         new = [i for i in group if i not in e.chosen]
         if not new:
             continue
-        if spaced:  # its sentences alone: if they cannot fit, now or later (the context only grows)
+        if meter.spaced:  # a sentence adds at least its own count: if it cannot fit, now or later
             alone = sum(meter.line(e.analysis.texts[i]) for i in new)
             if current + alone > budget:
                 continue
@@ -444,7 +434,7 @@ def select(
         if heap and ratio < -heap[0][0] < -neg:
             push(idx, group, None, ratio)  # re-scored below the next candidate: that one first
             continue
-        if spaced and current + alone + (0 if e.block in opened else 3) > budget:
+        if meter.spaced and current + alone + (0 if e.block in opened else 3) > budget:
             continue  # a lower bound of what it adds: its sentences, and a new line's label
         if any(i in e.hot and duplicate(e, i) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)

@@ -58,8 +58,6 @@ class Query:
 
     def names_chain(self, norm: str) -> float:
         """The weight of the heaviest bridge a text (as ``Sentence.norm``) names (0: none)."""
-        if not self.chain:
-            return 0.0
         hay = f" {norm} "
         return max((w for name, w in self.chain if name in hay), default=0.0)
 

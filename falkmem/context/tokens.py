@@ -43,16 +43,13 @@ _WIDE_SYMBOL = re.compile(r"[^\w\s\x00-\x7f]")
 
 
 class RegexTokenCounter:
-    """The default counter: a dependency-free estimate that errs on the high side (not a
-    bound: use the model's own tokenizer when the count must be exact).
+    """The default counter: a dependency-free estimate that errs on the high side (not a bound).
 
     A run of ASCII letters counts ``ceil(len / 6)``, of ASCII digits ``ceil(len / 3)``, any other
-    word character or ASCII symbol 1, a non-ASCII symbol 2, and a label's colon (``"ana: "``) 1
-    more (BPE splits the short name before it).
+    word character or ASCII symbol 1, a non-ASCII symbol 2, a label's colon (``"ana: "``) 1 more.
 
-    Example:
-        >>> RegexTokenCounter().count("Alice manages the Helios team.")
-        7
+    >>> RegexTokenCounter().count("Alice manages the Helios team.")
+    7
     """
 
     name: str = "regex"

@@ -45,13 +45,8 @@ def _month(year: int, month: int) -> str:
 
 
 def resolve(expression: str, said: date) -> str:
-    """What a relative time expression (one that :func:`anchor` finds) said on ``said`` means.
-
-    >>> resolve("last Friday", date(2023, 5, 8))
-    '5 May 2023'
-    >>> resolve("last week", date(2023, 5, 8))
-    'the week before 8 May 2023'
-    """
+    """What a relative time expression said on ``said`` means: "5 May 2023", "the week before
+    8 May 2023", "Apr 2023", "2022"."""
     one = _one_day(expression, said)
     if one is not None:
         return day_text(one)
@@ -114,12 +109,8 @@ def days_named(text: str, said: date) -> list[date]:
 @functools.lru_cache(maxsize=4096)
 def anchor(text: str, said: date, shown: date | None = None) -> str:
     """``text`` with the date each relative time expression means written after it
-    ("yesterday" → "yesterday (7 May 2023)"), for a memory said on ``said``; "today" and the
-    like are left alone when the line shows that day already (``shown``).
-
-    >>> anchor("I flew back yesterday and land again tomorrow.", date(2023, 5, 8))
-    'I flew back yesterday (7 May 2023) and land again tomorrow (9 May 2023).'
-    """
+    ("yesterday (7 May 2023)"), read against ``said``; "today" and the like are left alone
+    when the line shows that day already (``shown``)."""
 
     def write(m: re.Match[str]) -> str:
         found = m.group(1)
@@ -131,9 +122,5 @@ def anchor(text: str, said: date, shown: date | None = None) -> str:
 
 
 def unanchor(text: str) -> str:
-    """``text`` without the dates :func:`anchor` wrote (the memory's own words).
-
-    >>> unanchor("I flew back yesterday (7 May 2023) and land again tomorrow (9 May 2023).")
-    'I flew back yesterday and land again tomorrow.'
-    """
+    """``text`` without the dates :func:`anchor` wrote (the memory's own words)."""
     return _ANCHORED.sub(r"\1", text)
