@@ -260,10 +260,6 @@ class PackingConfig(_Config):
     older one said is the answer, not a repetition."""
     chain_half: float | None = 1.0
     """Rank at which a bridge entity's chain gain is half (None: every bridge counts whole)."""
-    bridge: float = 0.0
-    """Rank prior given to a memory that names a name first met in a chosen sentence."""
-    idf_floor: float = 0.0
-    """Every question word weighs at least this share of its rarity weight (1: all equal)."""
     cost_power: float = 0.5
     """Candidates are ranked by gain / tokens ** cost_power (1: per token)."""
     day: float = 0.6

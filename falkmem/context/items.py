@@ -7,10 +7,9 @@ from collections.abc import Mapping, Sequence
 
 from ..models import Explain, Hit
 from .pack import ContextItem
+from .select import Triple
 
 __all__ = ["FULL_BUDGET", "WIDE_BUDGET", "candidates_for", "context_items", "items_from_explain"]
-
-Triple = tuple[str, str, str]
 
 FULL_BUDGET = 800
 """Up to this many tokens (the default budget) a context reads ``context_candidates`` memories."""
@@ -21,11 +20,7 @@ WIDE_BUDGET = 1200
 def candidates_for(budget_tokens: int, candidates: int) -> int:
     """How many ranked memories a context of ``budget_tokens`` reads: ``candidates`` up to
     ``FULL_BUDGET`` tokens, twice as many from ``WIDE_BUDGET``, in proportion between (twenty
-    memories fill 800 tokens several times over, but not 1,200 when they are short chat turns).
-
-    >>> [candidates_for(b, 20) for b in (150, 800, 1000, 1200, 4000)]
-    [20, 20, 30, 40, 40]
-    """
+    short chat turns do not fill 1,200 tokens)."""
     if budget_tokens <= FULL_BUDGET:
         return candidates
     share = min(budget_tokens - FULL_BUDGET, WIDE_BUDGET - FULL_BUDGET) / (WIDE_BUDGET - FULL_BUDGET)
@@ -39,13 +34,9 @@ def context_items(
     via: Mapping[str, Sequence[str]] | None = None,
     as_of: bool = False,
 ) -> list[ContextItem]:
-    """One item per hit, in rank order.
-
-    The score is the rank (first hit highest): a reranker may reorder the fused scores, and
-    the rank is the final ranking. ``paths`` (the RELATED_TO steps that reached a graph hit)
-    become its triples, ``via`` (the bridge entities) its chain evidence. ``as_of``: the
-    search asked what was true at a past time, so superseded memories are not marked as such.
-    """
+    """One item per hit, scored by rank (a reranker may have reordered the fused scores);
+    ``paths`` become a graph hit's triples, ``via`` its bridges. ``as_of``: the search asked
+    about a past time, so superseded memories are not marked as such."""
     paths = paths or {}
     via = via or {}
     n = len(hits)

@@ -14,8 +14,8 @@ from ..errors import InputError
 from ..routing.when import find_order
 from ..routing.who import asks_the_assistant, role_of
 from ..text.tokens import tokenize
-from .render import day, local_day, utc
-from .select import Entry, Meter, Selection, score_entry, select
+from .render import local_day, utc
+from .select import Entry, Meter, Selection, Triple, score_entry, select
 from .sentences import ANALYSIS_CACHE_SIZE, Analysis, analyse, one_line
 from .signals import chain_names, read_query, weigh
 from .tokens import TokenCounter, join_bound
@@ -23,19 +23,12 @@ from .when import days_named
 
 __all__ = ["ContextItem", "PackedContext", "Source", "pack", "refers_back"]
 
-Triple = tuple[str, str, str]
-
 
 @dataclass(frozen=True, slots=True)
 class ContextItem:
-    """One retrieved memory offered to the packer.
-
-    ``score`` gives the rank (higher is better; only the order counts); ``session``: turns of
-    one session share a line; ``at``: when it became valid (naive datetimes are UTC);
-    ``triples``: graph evidence ``(subject, relation, object)``; ``superseded``: packed only
-    when the query asks for history; ``speaker``: rendered as ``speaker: ``; ``via``: the
-    bridge entities the graph reached it through (a sentence naming one is chain evidence).
-    """
+    """One retrieved memory offered to the packer: ``score`` gives the rank (only the order
+    counts), turns of one ``session`` share a line, ``at`` is when it became valid (naive: UTC),
+    ``superseded`` ones are packed only for history, ``via`` names the graph's bridge entities."""
 
     id: str
     text: str
@@ -51,9 +44,8 @@ class ContextItem:
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """What one label of the text stands for (``label`` ``"1"`` for ``[1]``): the memories on
-    that line in rendered order, their session (None when none or they differ), each one's
-    time (UTC, None where unknown), and the ids rendered as some of their sentences only."""
+    """What label ``[n]`` stands for: its memories in rendered order, their session (None if
+    they differ), their times (UTC) and the ids cut to some of their sentences."""
 
     label: str
     ids: tuple[str, ...]
@@ -62,8 +54,7 @@ class Source:
     partial: tuple[str, ...] = ()
 
     def legend(self) -> str:
-        """The legend line of this label: ``[1] id, id · session · 2023-05-20 09:00`` (the
-        first known time, UTC; missing parts left out)."""
+        """``[1] id, id · session · 2023-05-20 09:00`` (the first known time, UTC)."""
         parts = [", ".join(one_line(i) for i in self.ids)]
         if self.session:
             parts.append(one_line(self.session))
@@ -75,14 +66,9 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class PackedContext:
-    """The packed context (``text``, "" when nothing fits) and what went into it.
-
-    ``tokens`` is ``counter.count(text)``, never more than the budget; ``used``: the rendered
-    memories in rendered order (``partial``: those cut to some of their sentences);
-    ``dropped``: the others (duplicates, superseded, not worth their tokens), best first;
-    ``chronological``: lines ordered by time, else by rank; ``sources``: what each label
-    stands for.
-    """
+    """The packed ``text`` ("" when nothing fits) and what went into it: ``tokens`` (never over
+    the budget), the memories ``used`` in rendered order (``partial``: cut), the ``dropped`` ones
+    best first, whether lines are ``chronological`` (else by rank), and each label's source."""
 
     text: str
     tokens: int
@@ -103,26 +89,19 @@ _REFERS_BACK = re.compile(
     re.IGNORECASE,
 )
 TIMELESS = frozenset({"fact", "document", "preference", "summary"})
-"""Kinds whose time is when they were stored, not when something happened: no date rendered
-(unless the lines are ordered by time)."""
+"""Kinds whose time is when they were stored, not when something happened: no date rendered."""
 _NEAR_DUPLICATE_MEMORY = 0.85
 """Jaccard similarity of two memories' words at which the lower-ranked one is dropped (numbers equal)."""
 ASKED_DAYS = 7
-"""A question's window (``Plan.time``) of at most this many days makes a sentence naming a day
-inside it evidence (``PackingConfig.day``)."""
+"""A question window of at most this many days makes a sentence naming a day in it evidence."""
 
 
 def refers_back(query: str) -> bool:
-    """Whether the query refers back in time ("earlier", "last time", "what changed"...).
+    """Whether the query refers back in time ("earlier", "last time", "what changed"...): its
+    lines are then ordered by time and superseded facts kept (a question about a sequence).
 
-    Such questions are about a sequence of events, so the packer orders their memories by
-    time; the same cues mean the caller asks for history, so superseded facts are kept.
-
-    Example:
-        >>> refers_back("What did we decide last time about the budget?")
-        True
-        >>> refers_back("Who leads Project Helios?")
-        False
+    >>> refers_back("What did we decide last time about the budget?"), refers_back("Who leads Helios?")
+    (True, False)
     """
     return _REFERS_BACK.search(unicodedata.normalize("NFKC", query)) is not None
 
@@ -144,8 +123,7 @@ def _body(item: ContextItem) -> str:
 
 
 _SHORT = 400
-"""Memories up to this many characters are compared by words for near-duplicates, longer ones
-by sentences (a word comparison would tokenise every long candidate)."""
+"""Longer memories are compared by sentences, not words (not to tokenise every long one)."""
 
 
 class _Kept:
@@ -157,8 +135,7 @@ class _Kept:
 
     @functools.cached_property
     def sig(self) -> tuple[frozenset[str], frozenset[str]]:
-        """What near-duplicates share (computed when first compared): the words and the numbers
-        (short memories), or the sentences."""
+        """What near-duplicates share: the words and numbers (short memories), or the sentences."""
         a = self.analysis
         if self.length > _SHORT:
             return frozenset(a.texts), frozenset()
@@ -178,8 +155,8 @@ def _near_duplicate(new: _Kept, kept: Sequence[_Kept]) -> bool:
 
 
 def _asked_day(item: ContextItem, a: Analysis, window: tuple[date, date], tz: tzinfo) -> frozenset[int]:
-    """The sentences of a memory said on a known day (not timeless) whose relative time words
-    ("today", "yesterday", "last Friday") name a day in ``window`` (first day, day after)."""
+    """The sentences whose relative time words ("yesterday") name a day in ``window`` (first
+    day, day after), for a memory said on a known day."""
     if item.at is None or item.kind in TIMELESS:
         return frozenset()
     said = local_day(item.at, tz)
@@ -188,8 +165,7 @@ def _asked_day(item: ContextItem, a: Analysis, window: tuple[date, date], tz: tz
 
 
 def _by_rank(rank: int, half: float | None) -> float:
-    """``1 / (1 + rank / half)``: 1 for the first memory, 1/2 at rank ``half`` (1 when ``half``
-    is None). The rank prior and the weight of a bridge the graph followed."""
+    """``1 / (1 + rank / half)`` (1 when ``half`` is None): the rank prior, a bridge's weight."""
     return 1.0 / (1.0 + rank / half) if half else 1.0
 
 
@@ -207,24 +183,16 @@ def pack(
 ) -> PackedContext:
     """Pack the sentences that matter to ``query`` into at most ``budget_tokens`` tokens.
 
-    Drops superseded items (unless the query refers back: :func:`refers_back`) and duplicates
-    or near-duplicates of a better-ranked item, cuts the rest into sentences (:mod:`.sentences`)
-    and chooses sentences greedily by gain per token (:mod:`.select`, :mod:`.signals`) while the
-    rendered text (:mod:`.render`), counted whole with ``counter``, fits. Lines are ordered by
-    time when the query refers back, else by rank.
+    Drops superseded items (unless history is asked for) and (near-)duplicates of a better
+    ranked item, then chooses sentences greedily by gain per token (:mod:`.select`) while the
+    rendered text, counted whole with ``counter``, fits (docs/context.md).
 
     Args:
-        items: the ranked candidates, in any order (``score`` gives the rank).
-        budget_tokens: the most tokens the text may have; ``InputError`` if not at least 1.
-        counter: the token counter of the consuming model.
-        history: keep superseded items (True), drop them (False), or keep them only when the
-            query refers back (None).
-        weights: the scoring weights (default :class:`~falkmem.config.PackingConfig`).
-        dates: write after a relative time word ("yesterday") of a memory that is not
-            timeless the date it means (:func:`.when.anchor`).
-        tz: the time zone of the lines' days and of relative time words (sources stay UTC).
-        window: the question's time window (``Plan.time``: naive wall-clock times in ``tz``);
-            within ``ASKED_DAYS`` days, a sentence naming a day inside it gains ``PackingConfig.day``.
+        history: keep superseded items (True), drop them (False), or only when the query
+            refers back (None).
+        dates: write the date a relative time word ("yesterday") means after it.
+        tz: the zone of the lines' days and of relative time words (sources stay UTC).
+        window: the question's time window (``Plan.time``, wall-clock in ``tz``).
 
     Example:
         >>> from falkmem.context import RegexTokenCounter
@@ -261,7 +229,7 @@ def pack(
 
     analyses = [a for _, a in unique]
     via = [(v, _by_rank(rank, w.chain_half)) for rank, (it, _) in enumerate(unique) for v in it.via]
-    bridges = chain_names(via, [a.title for a in analyses], analyses, query)
+    bridges = chain_names(via, analyses, query)
     stems, hot = read_query(query, bridges)
     hots = [
         frozenset(i for i, t in enumerate(a.texts) if i == 0 or (hot is not None and hot.search(t.lower())))
@@ -272,7 +240,7 @@ def pack(
         frozenset(w for i in h for w in a.sentence(i).words & wanted)
         for a, h in zip(analyses, hots, strict=True)
     ]
-    q = weigh(query, stems, present, bridges, w.idf_floor)
+    q = weigh(query, stems, present, bridges)
     on_day: list[frozenset[int]] = [frozenset()] * len(unique)
     if window is not None and w.day > 0:
         first, after = window[0].date(), (window[1] - timedelta(microseconds=1)).date() + timedelta(days=1)
@@ -281,13 +249,13 @@ def pack(
             hots = [h | d for h, d in zip(hots, on_day, strict=True)]
     asked = frozenset(tokenize(query))
     assistant = 1.0 if asks_the_assistant(query) else w.assistant
-    dated_days = [(day(it.at, tz), it.kind not in TIMELESS) for it, _ in unique if it.at is not None]
+    dated_days = [(local_day(it.at, tz), it.kind not in TIMELESS) for it, _ in unique if it.at is not None]
     days = {d for d, dated in dated_days if dated}
     # Ordered by time, a timeless memory's date shows only when the candidates' dates differ
     # (documents stored on one day say nothing by their date).
     any_days = {d for d, _ in dated_days}
     show_dates = len(days) > 1 or (by_time and (len(any_days) > 1 or len(days) == 1))
-    seen_triples: set[tuple[str, str, str]] = set()
+    seen_triples: set[Triple] = set()
     entries: list[Entry] = []
     for rank, ((item, a), h, d) in enumerate(zip(unique, hots, on_day, strict=True)):
         triples = []

@@ -7,11 +7,9 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime, tzinfo
 
 from .sentences import Analysis, one_line
-from .when import anchor, day_text
+from .when import anchor
 
-__all__ = ["CONNECTIONS", "day", "local_day", "memory_parts", "triple_text", "utc"]
-
-CONNECTIONS = "Connections:"
+__all__ = ["local_day", "memory_parts", "triple_text", "utc"]
 
 
 def utc(at: datetime) -> datetime:
@@ -24,20 +22,11 @@ def local_day(at: datetime, tz: tzinfo = UTC) -> date:
     return utc(at).astimezone(tz).date()
 
 
-def day(at: datetime, tz: tzinfo = UTC) -> str:
-    """``20 May 2023``, the day in ``tz``: fewer tokens than ISO and no day/month ambiguity."""
-    return day_text(local_day(at, tz))
-
-
 def memory_parts(
     a: Analysis, chosen: Iterable[int], speaker: str | None, said: date | None, shown: date | None
 ) -> list[str]:
-    """One memory's part of a line, ``[Title:] [speaker:] s1 … s3``, to be joined by single spaces.
-
-    ``chosen``: the sentences to render; ``said``: the day the memory was said, whose date its
-    relative time words ("yesterday") get (:func:`.when.anchor`; None: left as written);
-    ``shown``: the day its line shows ("today" then needs no date).
-    """
+    """One memory's part of a line, ``[Title:] [speaker:] s1 … s3``, to be joined by spaces;
+    its relative time words get dates read against ``said`` (None: as written)."""
     body: list[str] = []
     last = -2
     for i in sorted(chosen):

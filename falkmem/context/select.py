@@ -1,10 +1,8 @@
 """Choosing sentences for a budget: greedy by gain per token, never over budget.
 
 A candidate is a group of a memory's sentences (:func:`candidates`), its gain what they add
-(:mod:`.signals`), its cost the tokens they add. Gains only shrink as the context grows (but
-for an update's), so a candidate is re-scored only when it reaches the top of the heap. Every
-fit is checked on the rendered text with the caller's counter.
-"""
+(:mod:`.signals`), its cost their tokens. Gains only shrink as the context grows (but for an
+update's), so a candidate is re-scored lazily at the top of the heap; fits are counted exactly."""
 
 from __future__ import annotations
 
@@ -19,7 +17,7 @@ from datetime import UTC, datetime, tzinfo
 from ..config import PackingConfig
 from ..keyword.stem import stem
 from ..text.tokens import tokenize
-from .render import CONNECTIONS, local_day, memory_parts, triple_text
+from .render import local_day, memory_parts, triple_text, utc
 from .sentences import Analysis, Sentence
 from .signals import Query
 from .tokens import RegexTokenCounter, TokenCounter, join_bound
@@ -31,15 +29,14 @@ Triple = tuple[str, str, str]
 _NEAR_DUPLICATE = 0.8
 """Jaccard similarity of two sentences' words at which the later one adds nothing (numbers equal)."""
 _UPDATE = 0.5
-"""Jaccard similarity of two sentences' words at which, their numbers all different, the later
-restates the earlier with new numbers: an update ("a single free night" → "two free nights")."""
+"""Jaccard similarity at which a sentence with other numbers is an update ("one night" → "two nights")."""
 _PRONOUNS = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "them"})
 """With a title rendered, these point at the title: the sentence can stand alone."""
 _SHARED: dict[str, int] = {}
 _SHARED_MAX = 200_000
 """Line counts of the default counter, kept across calls (it is pure), up to this many."""
 _CHARS_PER_TOKEN = 4.0
-"""For ranking candidates before they are counted (the exact count decides every fit)."""
+"""For ranking candidates before they are counted."""
 
 
 class Meter:
@@ -49,10 +46,9 @@ class Meter:
         self.counter = counter
         self.additive = additive
         self.join = (join_bound(counter) or 0) if additive else 0
-        """Tokens a newline join may add (``TokenCounter.join_tokens``): the sum stays an upper bound."""
         self._cache: dict[str, int] = _SHARED if type(counter) is RegexTokenCounter else {}
         self.spaced = additive and type(counter) is RegexTokenCounter
-        """The default counter's pieces never span white space: counts add over spaces too."""
+        """The default counter's counts add over spaces too."""
 
     def line(self, text: str) -> int:
         """Tokens of one line or sentence (cached)."""
@@ -85,15 +81,15 @@ class Entry:
     triples: tuple[Triple, ...]
     prior: float
     dated: bool = True
-    """Its time says when something was said or happened (not a fact's storage time)."""
+    """Not timeless: its time says when something was said or happened."""
     hot: frozenset[int] = frozenset()
     """Sentences scored on words, chain and type (the others are filler)."""
     said: bool = True
-    """Its relative time words get the date they mean (``pack(dates=...)``, not timeless)."""
+    """Its relative time words get the date they mean."""
     on_day: frozenset[int] = frozenset()
-    """Sentences whose relative time words name a day the question asks about (``pack(window=...)``)."""
+    """Sentences naming a day the question asks about."""
     static: list[float] = field(default_factory=list)
-    """Per sentence: its gain besides the question's words (base, chain, type, lead), times the prior."""
+    """Per sentence: its gain besides the question's words, times the prior."""
     chosen: set[int] = field(default_factory=set)
     order: tuple[int, datetime, int] = (0, datetime.min.replace(tzinfo=UTC), 0)
     """Oldest first, undated last, then by rank."""
@@ -102,8 +98,7 @@ class Entry:
 def score_entry(
     e: Entry, query: Query, weights: PackingConfig, bridges: frozenset[str] = frozenset()
 ) -> None:
-    """Fill ``e.static`` and ``e.order``; ``e.hot`` must be set. ``bridges``: names met in
-    chosen sentences that make a sentence naming them evidence for the chain."""
+    """Fill ``e.static`` and ``e.order``; ``bridges``: names met in chosen sentences (chain evidence)."""
     a = e.analysis
     # A memory whose title names a bridge is about the next hop: its first sentence is evidence
     # for the chain though it says "it" ("Thornvale: It is located within Elmshire").
@@ -124,10 +119,7 @@ def score_entry(
             g += weights.chain * chained + weights.answer_type * typed + weights.day * (i in on_day)
         out.append(prior * g)
     e.static = out
-    if e.at is None:
-        e.order = (1, datetime.min.replace(tzinfo=UTC), e.rank)
-    else:
-        e.order = (0, e.at if e.at.tzinfo is not None else e.at.replace(tzinfo=UTC), e.rank)
+    e.order = (1, datetime.min.replace(tzinfo=UTC), e.rank) if e.at is None else (0, utc(e.at), e.rank)
 
 
 @dataclass
@@ -139,12 +131,11 @@ class Selection:
     show_dates: bool
     meter: Meter
     tz: tzinfo
-    """The zone whose calendar days the lines show and "yesterday" is read in."""
     triples: list[Triple] = field(default_factory=list)
     _lines: dict[tuple[object, ...], str] = field(default_factory=dict)
 
     def arrange(self) -> list[list[Entry]]:
-        """The memories of each line, in render order (line ``n`` from 1 has the label ``n``)."""
+        """The memories of each line, in render order."""
         blocks: dict[str, list[Entry]] = {}
         for e in self.entries:
             if e.chosen:
@@ -184,20 +175,18 @@ class Selection:
                     )
             lines.append(text)
         if self.triples:
-            lines.append(CONNECTIONS + " " + "; ".join(triple_text(t) for t in self.triples))
+            lines.append("Connections: " + "; ".join(triple_text(t) for t in self.triples))
         return lines
 
 
 def _alike(a: frozenset[str], b: frozenset[str], share: float) -> bool:
-    """Whether two sentences' words overlap by at least ``share`` (Jaccard), without building
-    their union."""
+    """Whether two sentences' words overlap by at least ``share`` (Jaccard)."""
     both = len(a & b)
     return both >= share * (len(a) + len(b) - both)
 
 
 def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
-    """Whether ``s`` says what one of ``seen`` says: the same words, or most of them and the
-    same numbers."""
+    """Whether ``s`` says what one of ``seen`` says: the same words, or most and the same numbers."""
     return any(
         s.norm == o.norm
         or (s.digits == o.digits and s.words and o.words and _alike(s.words, o.words, _NEAR_DUPLICATE))
@@ -206,11 +195,11 @@ def _near_duplicate(s: Sentence, seen: Sequence[Sentence]) -> bool:
 
 
 def candidates(e: Entry) -> list[tuple[int, ...]]:
-    """The sentence groups of one memory that may be chosen (see the module docstring)."""
+    """The sentence groups of one memory that may be chosen: a sentence with the one it leans
+    on ("It ..."), a colon's with what it announces."""
     a = e.analysis
     out: list[tuple[int, ...]] = []
-    listed = 0
-    """Sentences before this index belong to a short numbered list taken whole with its header."""
+    listed = 0  # sentences before this one are in a numbered list taken with its header
     for i in range(len(a)):
         if i < listed:
             continue
@@ -235,10 +224,8 @@ _LIST_ITEMS = 12
 
 
 def _list_items(texts: Sequence[str], start: int) -> tuple[int, ...]:
-    """What a sentence ending in a colon announces: the next sentence, or the whole numbered
-    list (up to 12 items) when its lines are short items ("1. Starhollow", "2. Quillby", ...). Such a
-    list is taken whole with its header or not at all: the header with only its first items
-    would say those were the ones offered, an item without it says nothing."""
+    """What a sentence ending in a colon announces: the next sentence, or a whole list of short
+    numbered items ("1. Starhollow"): the header with only some items would misstate the list."""
     end = start
     while (
         end < len(texts)
@@ -270,13 +257,10 @@ def select(
     asked: frozenset[str],
     tz: tzinfo,
 ) -> Selection:
-    """Choose sentences (and graph triples) for ``budget`` tokens; see the module docstring.
-
-    A name first met in a chosen sentence that the question (``asked``) does not hold and at
-    most a fifth of the candidates mention is a bridge: the memories naming it get at least the
-    rank prior ``weights.bridge``, and their sentences naming it the chain gain; not in turns
-    of the chat turn's own session, where it is the conversation's topic, not a next hop.
-    """
+    """Choose sentences (and graph triples) for ``budget`` tokens. A name first met in a chosen
+    sentence, not in the question (``asked``) and in at most a fifth of the candidates, is a
+    bridge: other memories' sentences naming it get the chain gain (not in the chosen chat
+    turn's own session, where it is the topic, not a next hop)."""
     state = Selection(entries, by_time, show_dates, meter, tz)
     covered: dict[str, int] = {}
     seen: list[Sentence] = []
@@ -284,12 +268,7 @@ def select(
     opened: set[str] = set()
     heap: list[tuple[float, int, int, tuple[int, ...], Triple | None]] = []
     tie = itertools.count()
-    # With the default counter a sentence added to a line adds at least its own count: a
-    # candidate that cannot fit is known without rendering.
-    spaced = meter.spaced
-
-    checked: dict[tuple[int, int], int] = {}
-    """(entry, sentence) -> how many of ``seen`` it is no near-duplicate of (-1: it is one)."""
+    checked: dict[tuple[int, int], int] = {}  # (entry, sentence) -> seen compared (-1: a duplicate)
 
     def duplicate(e: Entry, i: int) -> bool:
         key = (e.rank, i)
@@ -302,14 +281,11 @@ def select(
         checked[key] = len(seen)
         return False
 
-    numbered: list[Sentence] = []
-    """The chosen sentences that hold a number (what a later sentence may update)."""
-    updated: dict[tuple[int, int], tuple[int, bool]] = {}
-    """(entry, sentence) -> (how many of ``numbered`` were compared, whether it updates one)."""
+    numbered: list[Sentence] = []  # chosen sentences holding a number (a later one may update)
+    updated: dict[tuple[int, int], tuple[int, bool]] = {}  # (entry, sentence) -> (compared, updates)
 
     def update(e: Entry, i: int, s: Sentence) -> bool:
-        """Whether ``s`` restates a chosen sentence with other numbers: its words then count
-        whole, not as a repetition (the context should show what the fact became)."""
+        """Whether ``s`` restates a chosen sentence with other numbers (its words count whole)."""
         key = (e.rank, i)
         start, found = updated.get(key, (0, False))
         if not found:
@@ -374,7 +350,7 @@ def select(
     current = meter.count(state.render())
 
     def fits() -> bool:
-        """Whether the rendered text fits the budget (its count is then the current one)."""
+        """Whether the rendered text fits (its count is then the current one)."""
         nonlocal current
         used = meter.count(state.render())
         if used > budget:
@@ -383,7 +359,7 @@ def select(
         return True
 
     def accept(idx: int, new: list[int]) -> None:
-        """Add sentences ``new`` of entry ``idx`` if the rendered text still fits; book what they cover."""
+        """Add sentences ``new`` of entry ``idx`` if the text still fits; book what they cover."""
         e = entries[idx]
         was_open = bool(e.chosen)
         e.chosen.update(new)
@@ -414,12 +390,10 @@ def select(
                     continue
                 if e.speaker is not None and near.speaker is not None and near.session == e.session:
                     continue  # a name again in the same conversation is its topic, not a next hop
-                boosted = near.prior < weights.bridge
-                near.prior = max(near.prior, weights.bridge)
                 score_entry(near, query, weights, known)
                 for g2 in groups[j]:  # re-rank what the bridge made worth more
-                    if not set(g2) <= near.chosen and (
-                        boosted or any(not near.analysis.names_of(i).isdisjoint(fresh) for i in g2)
+                    if not set(g2) <= near.chosen and any(
+                        not near.analysis.names_of(i).isdisjoint(fresh) for i in g2
                     ):
                         push(j, g2, None, gain(near, g2) / estimate(j, g2))
         if not was_open:
@@ -449,7 +423,7 @@ def select(
         new = [i for i in group if i not in e.chosen]
         if not new:
             continue
-        if spaced:  # its sentences alone: if they cannot fit, now or later (the context only grows)
+        if meter.spaced:  # a sentence adds at least its own count: if it cannot fit, now or later
             alone = sum(meter.line(e.analysis.texts[i]) for i in new)
             if current + alone > budget:
                 continue
@@ -460,7 +434,7 @@ def select(
         if heap and ratio < -heap[0][0] < -neg:
             push(idx, group, None, ratio)  # re-scored below the next candidate: that one first
             continue
-        if spaced and current + alone + (0 if e.block in opened else 3) > budget:
+        if meter.spaced and current + alone + (0 if e.block in opened else 3) > budget:
             continue  # a lower bound of what it adds: its sentences, and a new line's label
         if any(i in e.hot and duplicate(e, i) for i in new):
             continue  # says what a chosen sentence says (checked here, not at every re-score)

