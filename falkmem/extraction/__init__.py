@@ -4,8 +4,8 @@ from ..text.keys import canonical_key
 from .known import KnownEntities, KnownMatch
 from .llm import LLMExtractor, user_text
 from .rules import RuleExtractor
-from .types import ENTITY_TYPES, RELATIONS, EntityMention, EntityType, Extraction, Extractor, Relation, Triple
-from .vocab import lookup_relation, normalize_relation
+from .types import EntityMention, Extraction, Extractor, Triple
+from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation, lookup_relation, normalize_relation
 
 __all__ = [
     "ENTITY_TYPES",

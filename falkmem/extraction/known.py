@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -89,9 +89,11 @@ class KnownEntities:
         canon = canonical_key(key)
         if canon not in self._names:
             n = canon.count(" ") + 1
-            _note_size(self._sizes, canon.split(" ", 1)[0], n)
+            first = canon.split(" ", 1)[0]
+            self._sizes[first] = _with_size(self._sizes.get(first, ()), n)
             folded = fold_accents(canon)
-            _note_size(self._folded_sizes, folded.split(" ", 1)[0], n)
+            first = folded.split(" ", 1)[0]
+            self._folded_sizes[first] = _with_size(self._folded_sizes.get(first, ()), n)
             if folded != canon:
                 self._folded.setdefault(folded, canon)
         self._names[canon] = name if name else canon
@@ -105,10 +107,6 @@ class KnownEntities:
             if self._folded.get(folded) == canon:
                 del self._folded[folded]
 
-    def get(self, key: str) -> str | None:
-        """Return the display name of a canonical key, or ``None``."""
-        return self._names.get(key)
-
     def __len__(self) -> int:
         return len(self._names)
 
@@ -116,9 +114,6 @@ class KnownEntities:
         if not isinstance(key, str):
             return False
         return key in self._names or key_of(key) in self._names
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
 
     def find(self, text: str, *, fold: bool = False) -> list[KnownMatch]:
         """Every known entity mentioned in a text, in text order, never overlapping.
@@ -163,13 +158,6 @@ class KnownEntities:
                 free = i + size
                 break
         return out
-
-
-def _note_size(sizes: dict[str, tuple[int, ...]], first: str, n: int) -> None:
-    """Record that a key of ``n`` tokens starts with ``first``."""
-    have = sizes.get(first, ())
-    if n not in have:
-        sizes[first] = _with_size(have, n)
 
 
 @lru_cache(maxsize=1024)

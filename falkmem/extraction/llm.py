@@ -9,8 +9,8 @@ from ..llm import InvalidOutput, JsonChat, load_json_object
 from ..text.keys import key_of
 from .known import KnownEntities
 from .lexicon import words
-from .types import ENTITY_TYPES, RELATIONS, EntityMention, EntityType, Extraction, Relation, Triple
-from .vocab import normalize_relation
+from .types import EntityMention, Extraction, Triple
+from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation, normalize_relation
 
 __all__ = ["SYSTEM_PROMPT", "LLMExtractor", "user_text"]
 

@@ -21,7 +21,7 @@ from .lexicon import (
     is_contraction,
 )
 from .patterns import RANK_NAME, Span
-from .types import EntityType
+from .vocab import EntityType
 
 __all__ = ["capitalised_inside", "name_spans", "quoted_spans"]
 

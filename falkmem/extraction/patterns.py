@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..text.dates import MONTH_NAMES, MONTH_WORDS, month_number
 from ..text.keys import canonical_key
 from .lexicon import ROLE_ACRONYMS, ROLE_FUNCTIONS, ROLE_HEADS, ROLE_MODIFIERS, words
-from .types import EntityType
+from .vocab import EntityType
 
 __all__ = ["RANK_NAME", "RANK_PATTERN", "RANK_ROLE", "Span", "find_patterns", "find_roles"]
 

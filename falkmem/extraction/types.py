@@ -9,19 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ..text.keys import canonical_key
 from .known import KnownEntities
-from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation
+from .vocab import EntityType, Relation
 
-__all__ = [
-    "ENTITY_TYPES",
-    "RELATIONS",
-    "EntityMention",
-    "EntityType",
-    "Extraction",
-    "Extractor",
-    "Relation",
-    "Triple",
-    "merge_all",
-]
+__all__ = ["EntityMention", "Extraction", "Extractor", "Triple", "merge_all"]
 
 
 class EntityMention(BaseModel):
@@ -87,14 +77,10 @@ class Triple(BaseModel):
             raise ValueError("a triple's subject and object must differ")
         return self
 
-    @property
-    def ident(self) -> tuple[str, str, str]:
-        """The identity of the triple: ``(subject, relation, object)``."""
-        return (self.subject, self.relation, self.object)
-
 
 class Extraction(BaseModel):
-    """The entities and triples extracted from one text, unique by key and by ``ident``.
+    """The entities and triples extracted from one text, unique by key and by ``(subject,
+    relation, object)``.
 
     A triple endpoint without an entity gets one (name = key, type ``"other"``), so a store can
     MERGE entities by key before writing edges.
@@ -114,16 +100,9 @@ class Extraction(BaseModel):
 
     def merge(self, other: Extraction) -> Extraction:
         """The union of two extractions. Entities unite by key: the first name wins, other names
-        become aliases, a specific type wins over ``"other"``. Triples unite by ident: the larger
+        become aliases, a specific type wins over ``"other"``. Triples unite by subject, relation and object: the larger
         weight and the first label win (merging an extraction with itself changes nothing)."""
         return merge_all([(self.entities, self.triples), (other.entities, other.triples)])
-
-    def entity(self, key: str) -> EntityMention | None:
-        """Return the entity with this canonical key, or ``None``."""
-        for e in self.entities:
-            if e.key == key:
-                return e
-        return None
 
     def __bool__(self) -> bool:
         return bool(self.entities or self.triples)
@@ -163,22 +142,16 @@ def _add_entities(by_key: dict[str, EntityMention], entities: Iterable[EntityMen
         old = by_key.get(e.key)
         if old is None:
             by_key[e.key] = e
-            continue
-        if old == e:
-            continue
-        etype = old.type if old.type != "other" else e.type
-        by_key[e.key] = EntityMention(
-            key=old.key,
-            name=old.name,
-            type=etype,
-            aliases=(*old.aliases, e.name, *e.aliases),
-        )
+        elif old != e:
+            etype = old.type if old.type != "other" else e.type
+            aliases = (*old.aliases, e.name, *e.aliases)
+            by_key[e.key] = EntityMention(key=old.key, name=old.name, type=etype, aliases=aliases)
 
 
 def _add_triples(by_id: dict[tuple[str, str, str], Triple], triples: Iterable[Triple]) -> None:
     """Unite triples into ``by_id``, in order (see ``Extraction.merge``)."""
     for t in triples:
-        ident = t.ident
+        ident = (t.subject, t.relation, t.object)
         old = by_id.get(ident)
         if old is None:
             by_id[ident] = t
