@@ -1,6 +1,5 @@
 """Entity and relation extraction: the rule-based default, the LLM extractor and their models."""
 
-from ..text.keys import canonical_key
 from .known import KnownEntities, KnownMatch
 from .llm import LLMExtractor, user_text
 from .rules import RuleExtractor
@@ -20,7 +19,6 @@ __all__ = [
     "Relation",
     "RuleExtractor",
     "Triple",
-    "canonical_key",
     "lookup_relation",
     "normalize_relation",
     "user_text",

@@ -1,9 +1,5 @@
-"""A memory's head: where it names what it is about.
-
-The graph channel follows a link from a memory to an entity named in its head
-(``REFERENCES.head``), so a bridge entity leads to the memories *about* it, not to every one
-that mentions it (docs/decisions/0007).
-"""
+"""A memory's head, where it names what it is about: the graph channel follows ``REFERENCES.head``
+links so a bridge entity leads to the memories *about* it, not to every mention (docs/decisions/0007)."""
 
 from __future__ import annotations
 

@@ -49,14 +49,10 @@ def is_common_word(word: str) -> bool:
 
 
 # Capitalised words that are never names on their own (they split a capitalised run).
-NOT_NAMES = (
-    words(
-        "i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc "
-        "hi hello hey dear thanks thank yes no yeah nope sure please dr mr mrs ms prof"
-    )
-    | frozenset(WEEKDAYS)
-    | frozenset(MONTHS)
-)
+NOT_NAMES = words(
+    """i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc hi hello hey dear
+    thanks thank yes no yeah nope sure please dr mr mrs ms prof"""
+).union(WEEKDAYS, MONTHS)
 
 # English contractions, apostrophe dropped (chat writes both): never names, never known entities.
 CONTRACTIONS = words(

@@ -19,6 +19,8 @@ __all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
 
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
+_LABEL_EDGES = re.compile(r"^(?:(?:who|which|that)\b\s?)+|(?:\s?\b(?:the|a|an))+$", re.IGNORECASE)
+"""A predicate's leading relative pronouns and trailing articles, left out of its label."""
 _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
 _TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
@@ -359,15 +361,6 @@ def _relation_between(
     if found is None:
         return None
     relation, swap = found
-    cleaned = _clean_label(phrase)
+    cleaned = _LABEL_EDGES.sub("", phrase)
     label = None if cleaned.replace(" ", "_") == relation else cleaned
     return (relation, right, left, label) if swap else (relation, left, right, label)
-
-
-def _clean_label(phrase: str) -> str:
-    words = phrase.split()
-    while words and words[0].casefold() in ("who", "which", "that"):
-        words = words[1:]
-    while words and words[-1].casefold() in ("the", "a", "an"):
-        words = words[:-1]
-    return " ".join(words)
