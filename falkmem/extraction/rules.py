@@ -15,14 +15,14 @@ from .patterns import RANK_NAME, Span, find_patterns, find_roles
 from .types import EntityMention, Extraction, Triple, merge_all
 from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS, EntityType, Relation, lookup_relation
 
-__all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
+__all__ = ["RuleExtractor", "speaker_entity", "whole_title"]
 
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
 _LABEL_EDGES = re.compile(r"^(?:(?:who|which|that)\b\s?)+|(?:\s?\b(?:the|a|an))+$", re.IGNORECASE)
 """A predicate's leading relative pronouns and trailing articles, left out of its label."""
 _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
-_TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
+_TITLE = re.compile(r"[^\n.!?:;]{1,80}")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
 _IMPLIED: dict[str, tuple[EntityType | None, EntityType | None]] = {
     "leads": ("person", None),
@@ -220,21 +220,18 @@ def _entity(name: str, etype: EntityType = "other") -> EntityMention | None:
     return EntityMention(key=key, name=name, type=etype) if key is not None else None
 
 
-def title_entity(title: str) -> EntityMention | None:
-    """The entity a titled memory is about, when the title opens with a capital or a digit: the
-    whole title ("How I Lost My Umbrella", where the runs give "Lost My Umbrella"), a trailing
-    parenthesis dropped ("Iron Meadow (1971 film)" is Iron Meadow)."""
+def whole_title(text: str) -> EntityMention | None:
+    """The entity a memory with a title line is about, when the title opens with a capital or a
+    digit: the whole title ("How I Lost My Umbrella", where the runs give "Lost My Umbrella"), a
+    trailing parenthesis dropped ("Iron Meadow (1971 film)" is Iron Meadow); else None."""
+    title = title_line(text)
+    if title is None:
+        return None
     name = " ".join(title.split())
     name = _DISAMBIGUATOR.sub("", name) or name
     if not name or not (name[0].isupper() or name[0].isdigit()) or not any(c.isalpha() for c in name):
         return None
     return _entity(name)
-
-
-def whole_title(text: str) -> EntityMention | None:
-    """The whole-title entity of a memory's text (:func:`title_entity` of its title line), or None."""
-    title = title_line(text)
-    return title_entity(title) if title is not None else None
 
 
 def speaker_entity(speaker: str) -> EntityMention | None:
