@@ -1,11 +1,10 @@
 """Entity and relation extraction: the rule-based default, the LLM extractor and their models."""
 
-from ..text.keys import canonical_key
 from .known import KnownEntities, KnownMatch
 from .llm import LLMExtractor, user_text
 from .rules import RuleExtractor
-from .types import ENTITY_TYPES, RELATIONS, EntityMention, EntityType, Extraction, Extractor, Relation, Triple
-from .vocab import lookup_relation, normalize_relation
+from .types import EntityMention, Extraction, Extractor, Triple
+from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation, lookup_relation, normalize_relation
 
 __all__ = [
     "ENTITY_TYPES",
@@ -20,7 +19,6 @@ __all__ = [
     "Relation",
     "RuleExtractor",
     "Triple",
-    "canonical_key",
     "lookup_relation",
     "normalize_relation",
     "user_text",

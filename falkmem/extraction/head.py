@@ -1,9 +1,5 @@
-"""A memory's head: where it names what it is about.
-
-The graph channel follows a link from a memory to an entity named in its head
-(``REFERENCES.head``), so a bridge entity leads to the memories *about* it, not to every one
-that mentions it (docs/decisions/0007).
-"""
+"""A memory's head, where it names what it is about: the graph channel follows ``REFERENCES.head``
+links so a bridge entity leads to the memories *about* it, not to every mention (docs/decisions/0007)."""
 
 from __future__ import annotations
 
@@ -14,17 +10,16 @@ __all__ = ["HEAD_CHARS", "head_text", "in_head"]
 
 HEAD_CHARS = 300
 """At most this many characters of the first sentence count as the head."""
-UNTITLED_WITHOUT_HEAD = frozenset({"episode"})
-"""Kinds whose first sentence is not a head: a conversation turn is not about what it names first."""
 
 
 def head_text(text: str, kind: str = "episode") -> str:
     """The case-folded head of a memory: its title line; else its first sentence (at most
-    ``HEAD_CHARS``) unless ``kind`` is an episode; else ``""`` (no head)."""
+    ``HEAD_CHARS``) unless ``kind`` is an episode (a conversation turn is not about what it names
+    first); else ``""`` (no head)."""
     title = title_line(text)
     if title is not None:
         return " ".join(title.split()).casefold()
-    if kind in UNTITLED_WITHOUT_HEAD:
+    if kind == "episode":
         return ""
     parts = split_sentences(text[: HEAD_CHARS * 2], clauses=True)
     first = parts[0] if parts else text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -13,28 +13,22 @@ from .lexicon import CONTRACTIONS, is_common_word, words
 
 __all__ = ["KnownEntities", "KnownMatch"]
 
-# Keys that are too common to count as a mention on their own (an entity called "I" or "it").
-_STOP_KEYS = (
-    words(
-        "a an the i me my we us our you your he him his she her it its they them their this that "
-        "these those is are was were be been am do does did to of in on at by for with and or but "
-        "not no so if as up"
-    )
-    | CONTRACTIONS
-)  # "I’m" is the key "im": a tenant that once took it for a name finds it everywhere
+# Keys that are too common to count as a mention on their own (an entity called "I" or "it"); with
+# the contractions: "I’m" is the key "im", a tenant that once took it for a name finds it everywhere.
+_STOP_KEYS = CONTRACTIONS | words(
+    """a an the i me my we us our you your he him his she her it its they them their this that these those
+    is are was were be been am do does did to of in on at by for with and or but not no so if as up"""
+)
 _RAW_TOKEN = re.compile(r"\S+")
 _EDGE_PUNCT = "\"'`()[]{}<>.,;:!?\u201c\u201d\u2018\u2019*_"
 
 
 @dataclass(frozen=True, slots=True)
 class KnownMatch:
-    """A known entity (key, registered name) found in a text: its span in canonical tokens (see
-    ``_scan``), ``start`` to ``end``, and in characters, ``char_start`` to ``char_end``."""
+    """A known entity (key, registered name) found in a text, from ``char_start`` to ``char_end``."""
 
     key: str
     name: str
-    start: int
-    end: int
     char_start: int
     char_end: int
 
@@ -89,9 +83,11 @@ class KnownEntities:
         canon = canonical_key(key)
         if canon not in self._names:
             n = canon.count(" ") + 1
-            _note_size(self._sizes, canon.split(" ", 1)[0], n)
+            first = canon.split(" ", 1)[0]
+            self._sizes[first] = _with_size(self._sizes.get(first, ()), n)
             folded = fold_accents(canon)
-            _note_size(self._folded_sizes, folded.split(" ", 1)[0], n)
+            first = folded.split(" ", 1)[0]
+            self._folded_sizes[first] = _with_size(self._folded_sizes.get(first, ()), n)
             if folded != canon:
                 self._folded.setdefault(folded, canon)
         self._names[canon] = name if name else canon
@@ -105,10 +101,6 @@ class KnownEntities:
             if self._folded.get(folded) == canon:
                 del self._folded[folded]
 
-    def get(self, key: str) -> str | None:
-        """Return the display name of a canonical key, or ``None``."""
-        return self._names.get(key)
-
     def __len__(self) -> int:
         return len(self._names)
 
@@ -117,18 +109,13 @@ class KnownEntities:
             return False
         return key in self._names or key_of(key) in self._names
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
     def find(self, text: str, *, fold: bool = False) -> list[KnownMatch]:
-        """Every known entity mentioned in a text, in text order, never overlapping.
-
-        Matching is case-, accent-form- and punctuation-insensitive (``key_tokens``), the longest
-        match first. A one-token match on a very common word ("it") is ignored, and one of
-        common English words ("Orange", an album) counts only where the text writes it as a name.
-        With ``fold`` (for questions, typed without diacritics), accents may also differ
-        ("Leonie Varady" finds "léonie várady"; an exact match comes first).
-        """
+        """Every known entity mentioned in a text, in text order, never overlapping, the longest
+        match first; case-, accent-form- and punctuation-insensitive (``key_tokens``). A one-token
+        match on a very common word ("it") is ignored, and one of common English words ("Orange",
+        an album) counts only where the text writes it as a name. With ``fold`` (for questions,
+        typed without diacritics), accents may also differ ("Leonie Varady" finds "léonie várady";
+        an exact match comes first)."""
         if not self._names:
             return []
         words, starts, ends = _scan(text)
@@ -159,17 +146,10 @@ class KnownEntities:
                 if (_plain(cand) and not _named(text, starts[i : i + size], words[i : i + size])
                         and not _quoted(text, starts[i], ends[i + size - 1])):  # fmt: skip
                     continue  # all common English: a name only capitalised inside a sentence, or quoted
-                out.append(KnownMatch(cand, name, i, i + size, starts[i], ends[i + size - 1]))
+                out.append(KnownMatch(cand, name, starts[i], ends[i + size - 1]))
                 free = i + size
                 break
         return out
-
-
-def _note_size(sizes: dict[str, tuple[int, ...]], first: str, n: int) -> None:
-    """Record that a key of ``n`` tokens starts with ``first``."""
-    have = sizes.get(first, ())
-    if n not in have:
-        sizes[first] = _with_size(have, n)
 
 
 @lru_cache(maxsize=1024)

@@ -49,14 +49,10 @@ def is_common_word(word: str) -> bool:
 
 
 # Capitalised words that are never names on their own (they split a capitalised run).
-NOT_NAMES = (
-    words(
-        "i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc "
-        "hi hello hey dear thanks thank yes no yeah nope sure please dr mr mrs ms prof"
-    )
-    | frozenset(WEEKDAYS)
-    | frozenset(MONTHS)
-)
+NOT_NAMES = words(
+    """i i'm i've i'll i'd im ok okay fyi asap tbd todo eta am pm usd eur gbp re fwd cc hi hello hey dear
+    thanks thank yes no yeah nope sure please dr mr mrs ms prof"""
+).union(WEEKDAYS, MONTHS)
 
 # English contractions, apostrophe dropped (chat writes both): never names, never known entities.
 CONTRACTIONS = words(
@@ -95,78 +91,47 @@ SENTENCE_STARTERS = LEADING_STOP | words(
     "confirmation reservation receipt"
 )
 
-# A lowercase noun after a capitalised run joins the name ("the Atlas team").
-HEAD_NOUNS: dict[str, EntityType] = {
-    "team": "team",
-    "squad": "team",
-    "group": "team",
-    "crew": "team",
-    "department": "team",
-    "division": "team",
-    "unit": "team",
-    "office": "place",
-    "branch": "place",
-    "campus": "place",
-    "headquarters": "place",
-    "hq": "place",
-    "airport": "place",
-    "station": "place",
-    "project": "project",
-    "program": "project",
-    "programme": "project",
-    "initiative": "project",
-    "company": "organization",
-    "app": "product",
-    "platform": "product",
-    "service": "product",
-    "api": "product",
-    "sdk": "product",
-    "conference": "event",
-    "summit": "event",
-    "offsite": "event",
-    "hackathon": "event",
-    "workshop": "event",
-}
-# Place head nouns whose name also implies the bare place: Bangalore office → Bangalore.
-PLACE_HEADS = words("office branch campus headquarters hq airport station")
 
+def _typed(blocks: dict[EntityType, str]) -> dict[str, EntityType]:
+    """Each word of each type's word block -> that type, in order."""
+    return {w: etype for etype, block in blocks.items() for w in block.split()}
+
+
+# A lowercase noun after a capitalised run joins the name ("the Atlas team").
+HEAD_NOUNS = _typed(
+    {
+        "team": "team squad group crew department division unit",
+        "place": "office branch campus headquarters hq airport station",
+        "project": "project program programme initiative",
+        "organization": "company",
+        "product": "app platform service api sdk",
+        "event": "conference summit offsite hackathon workshop",
+    }
+)
+# Place head nouns whose name also implies the bare place: Bangalore office → Bangalore.
+PLACE_HEADS = frozenset(w for w, etype in HEAD_NOUNS.items() if etype == "place")
 # The first word of a name that types it ("Project Helios").
-PREFIX_TYPES: dict[str, EntityType] = {
-    "project": "project",
-    "operation": "project",
-    "program": "project",
-    "programme": "project",
-    "initiative": "project",
-    "mount": "place",
-    "lake": "place",
-    "river": "place",
-    "port": "place",
-    "fort": "place",
-    "university": "organization",
-    "bank": "organization",
-}
+PREFIX_TYPES = _typed(
+    {
+        "project": "project operation program programme initiative",
+        "place": "mount lake river port fort",
+        "organization": "university bank",
+    }
+)
 # The last word of a name that types it ("Acme Corp").
-SUFFIX_TYPES: dict[str, EntityType] = {
-    **{
-        w: "organization"
-        for w in words(
-            "inc corp corporation ltd llc gmbh co company labs technologies systems bank "
-            "university institute foundation agency airlines airways partners ventures "
-            "capital holdings group"
-        )
-    },
-    **{w: "team" for w in words("team squad")},
-    **{
-        w: "place"
-        for w in words(
-            "office hq headquarters city street avenue road airport station park building "
-            "campus county state island bay valley"
-        )
-    },
-    **{w: "project" for w in words("project program programme initiative")},
-    **{w: "product" for w in words("app platform api sdk service")},
-    **{w: "event" for w in words("conference summit meetup hackathon offsite kickoff")},
-}
+SUFFIX_TYPES = _typed(
+    {
+        "organization": """inc corp corporation ltd llc gmbh co company labs technologies systems bank
+        university institute foundation agency airlines airways partners ventures capital holdings
+        group""",
+        "team": "team squad",
+        "place": """office hq headquarters city street avenue road airport station park building campus
+        county state island bay valley""",
+        "project": "project program programme initiative",
+        "product": "app platform api sdk service",
+        "event": "conference summit meetup hackathon offsite kickoff",
+    }
+)
 # A name right after one of these words is a place ("flight to Tokyo").
 PLACE_PREPOSITIONS = words(
     "in to from near via visiting visit across around toward towards into arriving landing "

@@ -9,8 +9,8 @@ from ..llm import InvalidOutput, JsonChat, load_json_object
 from ..text.keys import key_of
 from .known import KnownEntities
 from .lexicon import words
-from .types import ENTITY_TYPES, RELATIONS, EntityMention, EntityType, Extraction, Relation, Triple
-from .vocab import normalize_relation
+from .types import EntityMention, Extraction, Triple
+from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation, normalize_relation
 
 __all__ = ["SYSTEM_PROMPT", "LLMExtractor", "user_text"]
 
@@ -79,12 +79,11 @@ class LLMExtractor:
     """Extracts entities and typed triples with an OpenAI-compatible chat model.
 
     Only the user's words are sent: an assistant, agent, system or tool ``speaker`` gives an
-    empty extraction without a request, and a dialog's assistant turns are dropped
-    (``user_text``). An unknown entity type becomes ``"other"``; an unknown relation is mapped
-    with ``normalize_relation``, the model's word kept as ``label``: the vocabulary never grows.
-    Failures and invalid JSON are retried with capped exponential backoff (``JsonChat``), then
-    raise ``ExtractionError`` (its message never contains the text). ``base_url`` ``None`` is
-    OpenAI; ``api_key`` ``None`` reads ``OPENAI_API_KEY``; ``temperature`` ``None`` sends none.
+    empty extraction without a request, and a dialog's assistant turns are dropped (``user_text``).
+    An unknown entity type becomes ``"other"``; an unknown relation is mapped with
+    ``normalize_relation``, the model's word kept as ``label``: the vocabulary never grows. Failures
+    are retried with capped backoff (``JsonChat``). ``base_url`` ``None`` is OpenAI; ``api_key``
+    ``None`` reads ``OPENAI_API_KEY``; ``temperature`` ``None`` sends none.
     """
 
     def __init__(

@@ -21,7 +21,7 @@ from .lexicon import (
     is_contraction,
 )
 from .patterns import RANK_NAME, Span
-from .types import EntityType
+from .vocab import EntityType
 
 __all__ = ["capitalised_inside", "name_spans", "quoted_spans"]
 
@@ -43,10 +43,6 @@ _INITIAL_GAP = re.compile(r"\.[ \t]+")
 _NUMERAL_LETTERS = frozenset("IVX")
 
 
-def _capitalised(word: str) -> bool:
-    return word[0].isupper() and word.casefold() not in NOT_NAMES
-
-
 def _opens(sentence: str, start: int) -> bool:
     """True when the word at ``start`` opens the sentence, a list item or a clause after a colon."""
     # = _OPENER.search(sentence, 0, start), but only from _OPENER_REACH before the non-word run
@@ -66,14 +62,12 @@ def capitalised_inside(sentence: str) -> set[str]:
 
 
 def name_spans(sentence: str, confirmed: frozenset[str] | set[str] = frozenset()) -> Iterator[Span]:
-    """Capitalised runs, a leading stop word dropped and a head noun attached.
-
-    A single capitalised common English word opening a unit ("Sounds", "Seven") is dropped
-    unless ``confirmed`` holds it: the text capitalises it elsewhere (``capitalised_inside``).
-    """
+    """Capitalised runs, a leading stop word dropped and a head noun attached. A single capitalised
+    common English word opening a unit ("Sounds", "Seven") is dropped unless ``confirmed`` holds it:
+    the text capitalises it elsewhere (``capitalised_inside``)."""
     words = list(_WORD.finditer(sentence))
     texts = [m.group() for m in words]
-    capitalised = [_capitalised(t) for t in texts]
+    capitalised = [t[0].isupper() and t.casefold() not in NOT_NAMES for t in texts]
     n = len(words)
     # An initial opens the name after it ("T. S. Brannock"), not a sentence ("He got a B. Then");
     # "I", "V", "X" after a capitalised word are numerals.

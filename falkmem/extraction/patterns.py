@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..text.dates import MONTH_NAMES, MONTH_WORDS, month_number
 from ..text.keys import canonical_key
 from .lexicon import ROLE_ACRONYMS, ROLE_FUNCTIONS, ROLE_HEADS, ROLE_MODIFIERS, words
-from .types import EntityType
+from .vocab import EntityType
 
 __all__ = ["RANK_NAME", "RANK_PATTERN", "RANK_ROLE", "Span", "find_patterns", "find_roles"]
 
@@ -142,11 +142,8 @@ def _amount_key(num: str, mult: str | None, currency: str) -> str:
 
 
 def find_patterns(text: str) -> Iterator[Span]:
-    """Yield every identifier-like span of a sentence, overlapping or not.
-
-    Keys are normalised so that spellings meet: dates become ``2026-03-03`` (or ``March 3``),
-    times ``13:05`` (24 h), amounts ``usd 1200``, flight numbers ``UA 837``.
-    """
+    """Every identifier-like span of a sentence, overlapping or not, keyed so that spellings meet:
+    dates ``2026-03-03`` (or ``March 3``), times ``13:05``, amounts ``usd 1200``, flights ``UA 837``."""
     digits = _DIGIT.search(text) is not None
     low = _folded(text)
     if "@" in text:
@@ -197,7 +194,7 @@ def _identifiers(text: str, low: str, digits: bool) -> Iterator[Span]:
                     continue
                 flights.add(m.span("id"))
                 name = f"{m.group('al')} {int(m.group('num'))}"
-                yield Span(m.start("id"), m.end("id"), name, canonical_key(name), "identifier", 0)
+                yield Span(m.start("id"), m.end("id"), name, canonical_key(name), "identifier", RANK_PATTERN)
     for regex, possible in (
         (_ORDER, digits and _ORDER_CUE.search(low) is not None),
         (_HASH_ID, digits and "#" in text),

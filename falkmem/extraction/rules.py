@@ -12,15 +12,17 @@ from .known import KnownEntities
 from .lexicon import ROLE_COPULA, words
 from .names import capitalised_inside, name_spans, quoted_spans
 from .patterns import RANK_NAME, Span, find_patterns, find_roles
-from .types import EntityMention, EntityType, Extraction, Relation, Triple, merge_all
-from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS, lookup_relation
+from .types import EntityMention, Extraction, Triple, merge_all
+from .vocab import KIN_OF, KIN_ORDER, MAKERS, WORKS, EntityType, Relation, lookup_relation
 
-__all__ = ["RuleExtractor", "speaker_entity", "title_entity", "whole_title"]
+__all__ = ["RuleExtractor", "speaker_entity", "whole_title"]
 
 _PREDICATE_WORDS = re.compile(r"[A-Za-z]+|,")
 _RELATIVE = re.compile(r"\s*,\s*(?:who|which|that)\b", re.IGNORECASE)
+_LABEL_EDGES = re.compile(r"^(?:(?:who|which|that)\b\s?)+|(?:\s?\b(?:the|a|an))+$", re.IGNORECASE)
+"""A predicate's leading relative pronouns and trailing articles, left out of its label."""
 _ROLE_OF = re.compile(r"\s+(?:of|at|for|with)\s+(?:the\s+)?", re.IGNORECASE)
-_TITLE = re.compile(r"[^\n.!?:;]{1,80}(?<![.!?:;])")
+_TITLE = re.compile(r"[^\n.!?:;]{1,80}")
 _TYPED_ONLY: frozenset[str] = frozenset({"date", "amount"})
 _IMPLIED: dict[str, tuple[EntityType | None, EntityType | None]] = {
     "leads": ("person", None),
@@ -52,6 +54,7 @@ _MODIFIERS = re.compile(r"(?:[^\s,;:]+\s+){0,8}")
 _ADJECTIVE = re.compile(r"[ \t]+[a-z]")
 """After a one-word name, a lower-case word: the name was an adjective ("American singer")."""
 _MAKER_TYPES: frozenset[str] = frozenset({"person", "organization", "team", "other"})
+_COMENTION_WINDOW = 8
 
 
 def _mask(sentence: str, spans: list[Span]) -> str:
@@ -86,15 +89,11 @@ class RuleExtractor:
 
     Per sentence it finds identifiers, dates, amounts, role titles, capitalised and quoted names
     and the tenant's known entities. Neighbours whose words in between form a known predicate get
-    that typed relation; every other pair at most ``comention_window`` apart gets ``related_to``
+    that typed relation; every other pair at most ``_COMENTION_WINDOW`` apart gets ``related_to``
     of weight ``1 / (n - 1)`` for ``n`` entities: each spreads one unit of evidence over its
     partners, so a list of ten names does not make 45 strong edges. Dates and amounts take part
     in co-mention only; role titles only in ``holds_role`` (a shared title would become a hub).
     """
-
-    def __init__(self, *, comention: bool = True, comention_window: int = 8) -> None:
-        self.comention = comention
-        self.comention_window = max(1, comention_window)
 
     def extract(
         self, text: str, *, known: KnownEntities | None = None, speaker: str | None = None
@@ -151,8 +150,7 @@ class RuleExtractor:
         for d in derived:
             owner = next(o for o in spans if o.start <= d.start and d.end <= o.end)
             triples.append(Triple(subject=owner.key, relation="located_in", object=d.key))
-        if self.comention:
-            triples += self._comention(spans, triples)
+        triples += _comention(spans, triples)
         entities = tuple(EntityMention(key=k, name=names[k], type=types[k]) for k in names)
         return entities, triples
 
@@ -195,19 +193,20 @@ class RuleExtractor:
                     types[key] = etype
         return out
 
-    def _comention(self, spans: list[Span], typed: list[Triple]) -> list[Triple]:
-        keys = list(dict.fromkeys(s.key for s in spans if s.type != "role"))
-        if len(keys) < 2:
-            return []
-        linked = {(t.subject, t.object) for t in typed}  # either way round
-        linked |= {(b, a) for a, b in linked}
-        weight = 1.0 / (len(keys) - 1)
-        out: list[Triple] = []
-        for i, a in enumerate(keys):
-            for b in keys[i + 1 : i + 1 + self.comention_window]:
-                if (a, b) not in linked:
-                    out.append(Triple(subject=a, relation="related_to", object=b, weight=weight))
-        return out
+
+def _comention(spans: list[Span], typed: list[Triple]) -> list[Triple]:
+    keys = list(dict.fromkeys(s.key for s in spans if s.type != "role"))
+    if len(keys) < 2:
+        return []
+    linked = {(t.subject, t.object) for t in typed}  # either way round
+    linked |= {(b, a) for a, b in linked}
+    weight = 1.0 / (len(keys) - 1)
+    out: list[Triple] = []
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 : i + 1 + _COMENTION_WINDOW]:
+            if (a, b) not in linked:
+                out.append(Triple(subject=a, relation="related_to", object=b, weight=weight))
+    return out
 
 
 _ROLES = words("user assistant system human ai bot agent tool model me you narrator unknown")
@@ -221,21 +220,18 @@ def _entity(name: str, etype: EntityType = "other") -> EntityMention | None:
     return EntityMention(key=key, name=name, type=etype) if key is not None else None
 
 
-def title_entity(title: str) -> EntityMention | None:
-    """The entity a titled memory is about, when the title opens with a capital or a digit: the
-    whole title ("How I Lost My Umbrella", where the runs give "Lost My Umbrella"), a trailing
-    parenthesis dropped ("Iron Meadow (1971 film)" is Iron Meadow)."""
+def whole_title(text: str) -> EntityMention | None:
+    """The entity a memory with a title line is about, when the title opens with a capital or a
+    digit: the whole title ("How I Lost My Umbrella", where the runs give "Lost My Umbrella"), a
+    trailing parenthesis dropped ("Iron Meadow (1971 film)" is Iron Meadow); else None."""
+    title = title_line(text)
+    if title is None:
+        return None
     name = " ".join(title.split())
     name = _DISAMBIGUATOR.sub("", name) or name
     if not name or not (name[0].isupper() or name[0].isdigit()) or not any(c.isalpha() for c in name):
         return None
     return _entity(name)
-
-
-def whole_title(text: str) -> EntityMention | None:
-    """The whole-title entity of a memory's text (:func:`title_entity` of its title line), or None."""
-    title = title_line(text)
-    return title_entity(title) if title is not None else None
 
 
 def speaker_entity(speaker: str) -> EntityMention | None:
@@ -362,15 +358,6 @@ def _relation_between(
     if found is None:
         return None
     relation, swap = found
-    cleaned = _clean_label(phrase)
+    cleaned = _LABEL_EDGES.sub("", phrase)
     label = None if cleaned.replace(" ", "_") == relation else cleaned
     return (relation, right, left, label) if swap else (relation, left, right, label)
-
-
-def _clean_label(phrase: str) -> str:
-    words = phrase.split()
-    while words and words[0].casefold() in ("who", "which", "that"):
-        words = words[1:]
-    while words and words[-1].casefold() in ("the", "a", "an"):
-        words = words[:-1]
-    return " ".join(words)

@@ -9,19 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ..text.keys import canonical_key
 from .known import KnownEntities
-from .vocab import ENTITY_TYPES, RELATIONS, EntityType, Relation
+from .vocab import EntityType, Relation
 
-__all__ = [
-    "ENTITY_TYPES",
-    "RELATIONS",
-    "EntityMention",
-    "EntityType",
-    "Extraction",
-    "Extractor",
-    "Relation",
-    "Triple",
-    "merge_all",
-]
+__all__ = ["EntityMention", "Extraction", "Extractor", "Triple", "merge_all"]
 
 
 class EntityMention(BaseModel):
@@ -50,13 +40,8 @@ class EntityMention(BaseModel):
 
     @model_validator(mode="after")
     def _clean_aliases(self) -> EntityMention:
-        seen = {self.name}
-        kept: list[str] = []
-        for alias in self.aliases:
-            alias = " ".join(alias.split())
-            if alias and alias not in seen:
-                seen.add(alias)
-                kept.append(alias)
+        cleaned = (" ".join(alias.split()) for alias in self.aliases)
+        kept = dict.fromkeys(a for a in cleaned if a and a != self.name)
         object.__setattr__(self, "aliases", tuple(kept))
         return self
 
@@ -87,14 +72,9 @@ class Triple(BaseModel):
             raise ValueError("a triple's subject and object must differ")
         return self
 
-    @property
-    def ident(self) -> tuple[str, str, str]:
-        """The identity of the triple: ``(subject, relation, object)``."""
-        return (self.subject, self.relation, self.object)
-
 
 class Extraction(BaseModel):
-    """The entities and triples extracted from one text, unique by key and by ``ident``.
+    """The entities and triples extracted from one text, unique by key and by subject-relation-object.
 
     A triple endpoint without an entity gets one (name = key, type ``"other"``), so a store can
     MERGE entities by key before writing edges.
@@ -114,24 +94,16 @@ class Extraction(BaseModel):
 
     def merge(self, other: Extraction) -> Extraction:
         """The union of two extractions. Entities unite by key: the first name wins, other names
-        become aliases, a specific type wins over ``"other"``. Triples unite by ident: the larger
-        weight and the first label win (merging an extraction with itself changes nothing)."""
+        become aliases, a specific type wins over ``"other"``. Triples unite by subject, relation and
+        object: the larger weight and the first label win (merging with itself changes nothing)."""
         return merge_all([(self.entities, self.triples), (other.entities, other.triples)])
-
-    def entity(self, key: str) -> EntityMention | None:
-        """Return the entity with this canonical key, or ``None``."""
-        for e in self.entities:
-            if e.key == key:
-                return e
-        return None
 
     def __bool__(self) -> bool:
         return bool(self.entities or self.triples)
 
 
 def merge_all(parts: Iterable[tuple[Sequence[EntityMention], Sequence[Triple]]]) -> Extraction:
-    """``Extraction()`` merged with ``Extraction(entities=e, triples=t)`` of each ``(e, t)`` part in
-    turn, without building every part's extraction and every intermediate union."""
+    """``Extraction()`` merged with each ``(entities, triples)`` part in turn, without the unions between."""
     by_key: dict[str, EntityMention] = {}
     by_id: dict[tuple[str, str, str], Triple] = {}
     for entities, triples in parts:
@@ -144,8 +116,7 @@ def merge_all(parts: Iterable[tuple[Sequence[EntityMention], Sequence[Triple]]])
 def _completed(
     entities: Iterable[EntityMention], triples: Iterable[Triple]
 ) -> tuple[dict[str, EntityMention], dict[tuple[str, str, str], Triple]]:
-    """What an ``Extraction`` of these holds: the entities united by key, then a bare entity
-    (name = key) for each triple endpoint that has none, in order; the triples united."""
+    """What an ``Extraction`` of these holds: the entities united, a bare one per missing endpoint."""
     by_key: dict[str, EntityMention] = {}
     _add_entities(by_key, entities)
     by_id: dict[tuple[str, str, str], Triple] = {}
@@ -163,33 +134,22 @@ def _add_entities(by_key: dict[str, EntityMention], entities: Iterable[EntityMen
         old = by_key.get(e.key)
         if old is None:
             by_key[e.key] = e
-            continue
-        if old == e:
-            continue
-        etype = old.type if old.type != "other" else e.type
-        by_key[e.key] = EntityMention(
-            key=old.key,
-            name=old.name,
-            type=etype,
-            aliases=(*old.aliases, e.name, *e.aliases),
-        )
+        elif old != e:
+            etype = old.type if old.type != "other" else e.type
+            aliases = (*old.aliases, e.name, *e.aliases)
+            by_key[e.key] = EntityMention(key=old.key, name=old.name, type=etype, aliases=aliases)
 
 
 def _add_triples(by_id: dict[tuple[str, str, str], Triple], triples: Iterable[Triple]) -> None:
     """Unite triples into ``by_id``, in order (see ``Extraction.merge``)."""
     for t in triples:
-        ident = t.ident
+        ident = (t.subject, t.relation, t.object)
         old = by_id.get(ident)
         if old is None:
             by_id[ident] = t
         elif t.weight > old.weight or (old.label is None and t.label is not None):
-            by_id[ident] = Triple(
-                subject=old.subject,
-                relation=old.relation,
-                object=old.object,
-                weight=max(old.weight, t.weight),
-                label=old.label if old.label is not None else t.label,
-            )
+            label = old.label if old.label is not None else t.label
+            by_id[ident] = old.model_copy(update={"weight": max(old.weight, t.weight), "label": label})
 
 
 @runtime_checkable

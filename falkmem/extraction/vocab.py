@@ -49,8 +49,7 @@ Relation = Literal[
 - ``built``: who built/developed → the thing; ``created``: founded/wrote/invented, and who
   made a work: directed a film, performed or composed a song ("X is a film directed by Y").
 - ``works_on``: person/team → project; ``holds_role``: person → role entity ("VP of Engineering").
-- ``based_in``: person/team/org → place (also "lives in", "born in");
-  ``located_in``: place/thing → place.
+- ``based_in``: person/team/org → place ("lives in", "born in"); ``located_in``: place/thing → place.
 - ``family``: person ↔ person, kin or married ("X was the son of Y", "X married Y").
 - ``owns``, ``part_of``, ``uses``: as named. ``related_to``: anything else and co-mention.
 """
@@ -195,21 +194,18 @@ _WORDS = re.compile(r"[a-z]+")
 
 @lru_cache(maxsize=2048)
 def lookup_relation(predicate: str) -> tuple[Relation, bool] | None:
-    """``(relation, swap)`` of a free-text predicate ("works at", "was born in"), or None.
-
-    Lower-cased, punctuation, articles and a few adverbs ("also") dropped, auxiliaries ("has
-    been") stripped, the rest must match a known phrase whole (a long clause does not match by
-    accident). ``swap``: subject and object are exchanged, for a passive (``"was built by"``).
-    """
+    """``(relation, swap)`` of a free-text predicate ("works at", "was born in"), or None: lower-cased,
+    punctuation, articles and a few adverbs ("also") dropped, auxiliaries ("has been") stripped, the
+    rest must match a known phrase whole (a long clause does not match by accident). ``swap``: a
+    passive (``"was built by"``) exchanges subject and object."""
     words = [w for w in _WORDS.findall(predicate.casefold()) if w not in _FILLERS]
     if not words:
         return None
     phrase = " ".join(words)
     passive = _PASSIVE_FORM.match(phrase)
-    if passive is not None and passive.group("core"):
-        core = passive.group("core")
+    if passive is not None:  # its core is never empty
         for pattern, relation, swap in _PASSIVE_RE:
-            if pattern.fullmatch(core):
+            if pattern.fullmatch(passive.group("core")):
                 return relation, swap
         if not passive.group("aux"):
             return None

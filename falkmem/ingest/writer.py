@@ -14,8 +14,8 @@ from ..errors import DimensionMismatch, InputError
 from ..evolution.keys import KeyPolicy, derive_key, fact_hash, normalise_key, rounds
 from ..extraction.head import head_text, in_head
 from ..extraction.known import KnownEntities
-from ..extraction.types import ENTITY_TYPES, EntityMention, EntityType, Extraction, Triple
-from ..extraction.vocab import normalize_relation
+from ..extraction.types import EntityMention, Extraction, Triple
+from ..extraction.vocab import ENTITY_TYPES, EntityType, normalize_relation
 from ..keyword.stem import stem_bag
 from ..retrieval.filters import metadata_pairs
 from ..storage.cypher import query

@@ -15,7 +15,7 @@ which the write path and erasure maintain since; the keyword channel reads them 
 counting a question's terms in the full-text index at every search. Imports count them here
 too. A count starts from none, so a step interrupted half-way is simply run again.
 
-Migration 15 makes a titled memory about its whole title (``extraction/rules.title_entity``:
+Migration 15 makes a titled memory about its whole title (``extraction/rules.whole_title``:
 "How I Lost My Umbrella", not only the "Lost My Umbrella" found inside it), as the write path
 does since: the title's entity, linked in the memory's head. Chat turns (a speaker) are left
 as they are.

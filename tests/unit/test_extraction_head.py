@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from falkmem.extraction.head import head_text, in_head
-from falkmem.extraction.rules import RuleExtractor, title_entity
+from falkmem.extraction.rules import RuleExtractor, whole_title
 from falkmem.extraction.types import EntityMention
 from falkmem.text.sentences import title_line
 
@@ -80,7 +80,7 @@ def test_a_titled_memory_is_about_its_whole_title(text: str, key: str) -> None:
 def test_no_title_entity_for_a_chat_turn_or_a_line_that_is_no_name() -> None:
     turn = "Sure thing\nHere are some potential names for the zombie."
     assert "sure thing" not in [e.key for e in RuleExtractor().extract(turn, speaker="assistant").entities]
-    assert title_entity("meeting notes") is None
-    assert title_entity("# Notes") is None
-    assert title_entity("(2019)") is None
-    assert title_entity("Brand (play)") == EntityMention(key="brand", name="Brand")
+    assert whole_title("meeting notes\nWe met.") is None
+    assert whole_title("# Notes\nWe met.") is None
+    assert whole_title("(2019)\nA year.") is None
+    assert whole_title("Brand (play)\nA play.") == EntityMention(key="brand", name="Brand")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from falkmem.errors import InputError
-from falkmem.extraction import canonical_key, lookup_relation, normalize_relation
-from falkmem.text.keys import key_tokens
+from falkmem.extraction import lookup_relation, normalize_relation
+from falkmem.text.keys import canonical_key, key_tokens
 
 
 @pytest.mark.parametrize(

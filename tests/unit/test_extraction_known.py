@@ -28,15 +28,14 @@ def test_container_protocol() -> None:
     assert "The Atlas-Team" in k  # canonicalised on lookup
     assert "nope" not in k
     assert 3 not in k
-    assert k.get("ua 837") == "UA 837"
+    assert [m.name for m in k.find("ua 837")] == ["UA 837"]
     assert k.add("  The Bangalore Office ", "Bangalore office") == "bangalore office"
     assert len(k) == 7
     k.add("bangalore office", "Bangalore Office")  # same key: replaces the name
-    assert len(k) == 7 and k.get("bangalore office") == "Bangalore Office"
+    assert len(k) == 7 and [m.name for m in k.find("bangalore office")] == ["Bangalore Office"]
     k.discard("Bangalore office")
     k.discard("never added")
     assert len(k) == 6 and "bangalore office" not in k
-    assert sorted(k) == sorted(["atlas team", "atlas", "priya chandran", "ua 837", "project helios", "it"])
 
 
 def test_find_is_case_and_punctuation_insensitive_longest_first() -> None:
@@ -51,7 +50,6 @@ def test_find_is_case_and_punctuation_insensitive_longest_first() -> None:
     first = found[0]
     assert text[first.char_start : first.char_end] == "PRIYA-CHANDRAN"
     assert text[found[1].char_start : found[1].char_end] == "atlas team"
-    assert (found[1].start, found[1].end) == (7, 9)
 
 
 def test_find_ignores_stop_word_keys_and_empty_index() -> None:

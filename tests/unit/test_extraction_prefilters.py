@@ -48,6 +48,6 @@ def test_opens_matches_the_unbounded_search() -> None:
 def test_find_after_discarding_the_only_key_of_a_length() -> None:
     k = KnownEntities([("atlas team", "Atlas team"), ("atlas", "Atlas")])
     k.discard("atlas team")
-    assert [(m.key, m.start, m.end) for m in k.find("the Atlas team")] == [("atlas", 1, 2)]
+    assert [(m.key, m.char_start, m.char_end) for m in k.find("the Atlas team")] == [("atlas", 4, 9)]
     k.add("atlas team alpha", "Atlas Team Alpha")
     assert [m.key for m in k.find("Atlas team alpha and atlas")] == ["atlas team alpha", "atlas"]

@@ -57,7 +57,7 @@ def test_extraction_adds_missing_endpoints_and_dedupes() -> None:
         triples=(t, t),
     )
     assert [e.key for e in ex.entities] == ["atlas team", "project helios"]
-    assert ex.entity("project helios") == EntityMention(key="project helios", name="project helios")
+    assert ex.entities[1] == EntityMention(key="project helios", name="project helios")
     assert len(ex.triples) == 1
     assert not Extraction()
     assert ex
@@ -79,8 +79,7 @@ def test_merge_unions_by_key_first_name_wins() -> None:
         ),
     )
     m = a.merge(b)
-    atlas = m.entity("atlas team")
-    assert atlas is not None
+    atlas = m.entities[0]
     assert atlas.name == "Atlas team"
     assert atlas.type == "team"
     assert atlas.aliases == ("ATLAS TEAM", "Atlas")
