@@ -207,17 +207,17 @@ class RelevanceConfig(_Config):
     """Per unit of the largest share of its searched-word idf mass one memory holds."""
     question_top_held: float = Field(default=0.24, ge=-100, le=100)
     """Per unit of idf of the most of its searched words one memory holds."""
-    intercept: float = Field(default=-2.798, ge=-100, le=100)
+    intercept: float = Field(default=-2.704, ge=-100, le=100)
     """The hit's log-odds of being evidence (for an on-topic question) with no evidence."""
-    cosine: float = Field(default=0.692, ge=-100, le=100)
+    cosine: float = Field(default=0.568, ge=-100, le=100)
     """Per unit of the hit's cosine similarity to the question."""
-    keyword: float = Field(default=1.621, ge=-100, le=100)
+    keyword: float = Field(default=1.646, ge=-100, le=100)
     """Per unit of the share of the question's searched-word idf mass the hit holds."""
-    graph: float = Field(default=0.701, ge=-100, le=100)
+    graph: float = Field(default=0.686, ge=-100, le=100)
     """Per unit of the graph channel's score (capped at ``graph_cap``)."""
     graph_cap: float = Field(default=2.5, ge=0, le=100)
     """The graph score counted at most."""
-    below_top: float = Field(default=-3.512, ge=-100, le=100)
+    below_top: float = Field(default=-3.59, ge=-100, le=100)
     """Per unit the hit's cosine lies below the question's nearest memory's."""
     rerank: float = Field(default=0.0, ge=-100, le=100)
     """Per unit of the cross-encoder's score, when one reranked the hit (0: not read; not fitted,
