@@ -189,6 +189,7 @@ def retrieve(
     if route == "vector":
         wanted -= {"graph", "links"}
     meta = engine.store.meta(tenant_id)  # the tenant must exist (reading never creates it)
+    embedding = _embedding(engine, text, vector, wanted, meta.dimension)  # while routing
     t = time.perf_counter()
     tz = zone(s.timezone)  # the question's "yesterday" is a day where its asker lives
     when = datetime.fromtimestamp(now if now is not None else time.time(), tz).replace(tzinfo=None)
@@ -198,7 +199,7 @@ def retrieve(
     run = _Run(engine, s, graph_name, text, k, wanted, as_of, filters, trace, out, meta.dimension)
     run.report("route", "route", t, note=plan.rule)
     keyword = _POOL.submit(_keyword, run) if "keyword" in wanted else None
-    _vector(run, vector)
+    _vector(run, embedding)
     graph = _POOL.submit(_graph, run) if "graph" in wanted and plan.route == "hybrid" else None
     _collect(run, keyword, graph)
     _fuse(run)
@@ -237,14 +238,33 @@ def _keyword(run: _Run) -> tuple[Any, float]:
     return found, _ms(t)
 
 
-def _vector(run: _Run, vector: Sequence[float] | None) -> None:
-    """The vector channel; its neighbours also seed the graph and the links channels."""
-    if not run.wanted & {"vector", "graph", "links"}:
-        return  # a keyword-only search embeds nothing
+def _embed(engine: Engine, text: str, dimension: int) -> tuple[Sequence[float], float | None]:
+    t = time.perf_counter()
+    [vector] = embed_checked(engine.embedder, [text], dimension=dimension)
+    return vector, _ms(t)
+
+
+def _embedding(
+    engine: Engine, text: str, vector: Sequence[float] | None, wanted: frozenset[str], dimension: int
+) -> Future[tuple[Sequence[float], float | None]] | None:
+    """The question's embedding (and its ms), started before routing: neither needs the other, so
+    the routing's stamp read and entity scan run while the model does. None: no channel needs it."""
+    if not wanted & {"vector", "graph", "links"}:
+        return None  # a keyword-only search embeds nothing
     if vector is None:
-        t = time.perf_counter()
-        [vector] = embed_checked(run.engine.embedder, [run.text], dimension=run.dimension)
-        run.out.timings_ms["embed"] = _ms(t)
+        return _POOL.submit(_embed, engine, text, dimension)
+    given: Future[tuple[Sequence[float], float | None]] = Future()
+    given.set_result((vector, None))
+    return given
+
+
+def _vector(run: _Run, embedding: Future[tuple[Sequence[float], float | None]] | None) -> None:
+    """The vector channel; its neighbours also seed the graph and the links channels."""
+    if embedding is None:
+        return
+    vector, ms = embedding.result()
+    if ms is not None:
+        run.out.timings_ms["embed"] = ms
     t = time.perf_counter()
     run.qvec = vector_param(vector)
     # Without a filter: all fetch_k neighbours (fusion takes the weakest as the floor). Under a
