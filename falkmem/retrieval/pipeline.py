@@ -48,6 +48,8 @@ SAME_RANKING_K = 10
 """Every ``k`` up to this ranks the same list: the channels are sized for it."""
 
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="falkmem-channel")
+_EMBEDDED_FOR = frozenset({"vector", "graph", "links"})
+"""The channels that need the question's embedding (the vector hits seed the graph and links)."""
 
 
 @dataclass
@@ -199,7 +201,7 @@ def retrieve(
     run = _Run(engine, s, graph_name, text, k, wanted, as_of, filters, trace, out, meta.dimension)
     run.report("route", "route", t, note=plan.rule)
     keyword = _POOL.submit(_keyword, run) if "keyword" in wanted else None
-    _vector(run, embedding)
+    _vector(run, vector, embedding)
     graph = _POOL.submit(_graph, run) if "graph" in wanted and plan.route == "hybrid" else None
     _collect(run, keyword, graph)
     _fuse(run)
@@ -238,7 +240,7 @@ def _keyword(run: _Run) -> tuple[Any, float]:
     return found, _ms(t)
 
 
-def _embed(engine: Engine, text: str, dimension: int) -> tuple[Sequence[float], float | None]:
+def _embed(engine: Engine, text: str, dimension: int) -> tuple[Sequence[float], float]:
     t = time.perf_counter()
     [vector] = embed_checked(engine.embedder, [text], dimension=dimension)
     return vector, _ms(t)
@@ -246,25 +248,23 @@ def _embed(engine: Engine, text: str, dimension: int) -> tuple[Sequence[float], 
 
 def _embedding(
     engine: Engine, text: str, vector: Sequence[float] | None, wanted: frozenset[str], dimension: int
-) -> Future[tuple[Sequence[float], float | None]] | None:
-    """The question's embedding (and its ms), started before routing: neither needs the other, so
-    the routing's stamp read and entity scan run while the model does. None: no channel needs it."""
-    if not wanted & {"vector", "graph", "links"}:
-        return None  # a keyword-only search embeds nothing
-    if vector is None:
-        return _POOL.submit(_embed, engine, text, dimension)
-    given: Future[tuple[Sequence[float], float | None]] = Future()
-    given.set_result((vector, None))
-    return given
+) -> Future[tuple[Sequence[float], float]] | None:
+    """The question's embedding, started on the pool before routing (neither needs the other, so
+    the routing's stamp read and entity scan run while the model does); None when the caller gave
+    the vector or no channel needs one."""
+    if vector is not None or not wanted & _EMBEDDED_FOR:
+        return None
+    return _POOL.submit(_embed, engine, text, dimension)
 
 
-def _vector(run: _Run, embedding: Future[tuple[Sequence[float], float | None]] | None) -> None:
+def _vector(
+    run: _Run, vector: Sequence[float] | None, embedding: Future[tuple[Sequence[float], float]] | None
+) -> None:
     """The vector channel; its neighbours also seed the graph and the links channels."""
-    if embedding is None:
-        return
-    vector, ms = embedding.result()
-    if ms is not None:
-        run.out.timings_ms["embed"] = ms
+    if embedding is not None:
+        vector, run.out.timings_ms["embed"] = embedding.result()
+    if vector is None or not run.wanted & _EMBEDDED_FOR:
+        return  # a keyword-only search embeds nothing
     t = time.perf_counter()
     run.qvec = vector_param(vector)
     # Without a filter: all fetch_k neighbours (fusion takes the weakest as the floor). Under a
