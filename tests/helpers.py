@@ -1,4 +1,5 @@
-"""Test helpers: a dump and fingerprint of a whole graph (every node and edge, every property).
+"""Test helpers: a dump and fingerprint of a whole graph (every node and edge, every property),
+and an embedder that records what it embeds.
 
 The Cypher they run lives in ``tests/cypher/`` and goes through falkmem's own loader.
 """
@@ -7,9 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from falkmem.embedding.base import Embedder
 from falkmem.storage.cypher import Query, parse
 
 _DIR = Path(__file__).parent / "cypher"
@@ -68,3 +72,35 @@ def built_set(main: Any, corpus: list[dict[str, str]], tmp_path: Path) -> list[d
     out = tmp_path / "set.jsonl"
     assert main(["--out", str(out), "--corpus", str(path)]) == 0
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+class Recording:
+    """The real embedder, recording which batch (by its first text) it embeds and when."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.started: list[str] = []
+        self.texts = 0
+        self.fail_on: str | None = None
+        self.event = threading.Condition()
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        with self.event:
+            self.started.append(texts[0])
+            self.event.notify_all()
+        if self.fail_on is not None and self.fail_on in texts:
+            raise RuntimeError("embedding backend down")
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+    def wait_started(self, first_text: str, timeout: float = 20.0) -> bool:
+        with self.event:
+            return self.event.wait_for(lambda: first_text in self.started, timeout=timeout)

@@ -6,45 +6,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from falkmem import EmbeddingError, Tenant
-from falkmem.embedding.base import Embedder
-
-
-class Recording:
-    """The real embedder, recording which batch (by its first text) it embeds and when."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.started: list[str] = []
-        self.texts = 0
-        self.fail_on: str | None = None
-        self.event = threading.Condition()
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        with self.event:
-            self.started.append(texts[0])
-            self.event.notify_all()
-        if self.fail_on is not None and self.fail_on in texts:
-            raise RuntimeError("embedding backend down")
-        self.texts += len(texts)
-        return self.inner.embed(texts)
-
-    def wait_started(self, first_text: str, timeout: float = 20.0) -> bool:
-        with self.event:
-            return self.event.wait_for(lambda: first_text in self.started, timeout=timeout)
+from tests.helpers import Recording
 
 
 def _records(n: int) -> list[dict[str, Any]]:
