@@ -197,16 +197,18 @@ class RelevanceConfig(_Config):
     (``python -m benchmarks relevance``, benchmarks/RESULTS.md). A weight is a log-odds step per
     unit of its evidence."""
 
-    question_intercept: float = Field(default=-11.057, ge=-100, le=100)
+    question_intercept: float = Field(default=-8.973, ge=-100, le=100)
     """The question's log-odds of being on topic with no evidence."""
-    question_top_cosine: float = Field(default=10.389, ge=-100, le=100)
+    question_top_cosine: float = Field(default=10.559, ge=-100, le=100)
     """Per unit of the cosine of the question's nearest memory."""
-    question_near_cosine: float = Field(default=10.539, ge=-100, le=100)
+    question_near_cosine: float = Field(default=10.951, ge=-100, le=100)
     """Per unit of the mean cosine of its five nearest memories."""
-    question_top_keyword: float = Field(default=0.804, ge=-100, le=100)
+    question_top_keyword: float = Field(default=-3.289, ge=-100, le=100)
     """Per unit of the largest share of its searched-word idf mass one memory holds."""
-    question_top_held: float = Field(default=0.24, ge=-100, le=100)
-    """Per unit of idf of the most of its searched words one memory holds."""
+    question_match: float = Field(default=2.904, ge=-100, le=100)
+    """Per unit of that largest share times the idf the memory holds over the tenant's largest idf
+    (a word in one memory): about how many of the question's rare words one memory holds,
+    whatever the tenant's size."""
     intercept: float = Field(default=-2.704, ge=-100, le=100)
     """The hit's log-odds of being evidence (for an on-topic question) with no evidence."""
     cosine: float = Field(default=0.568, ge=-100, le=100)

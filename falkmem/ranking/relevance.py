@@ -32,6 +32,7 @@ class Evidence:
     top_keyword: float = 0.0
     rerank: float | None = None
     top_held: float = 0.0
+    max_idf: float = 0.0
 
 
 def evidence(
@@ -41,9 +42,11 @@ def evidence(
     similarity: Mapping[str, float],
     held: Mapping[str, float],
     mass: float,
+    max_idf: float = 0.0,
 ) -> dict[str, Evidence]:
     """Each fused candidate's :class:`Evidence`. ``vector``: the vector channel's (id, cosine),
-    best first; ``similarity``: other channels' cosines; ``held``/``mass``: keyword idf."""
+    best first; ``similarity``: other channels' cosines; ``held``/``mass``: keyword idf;
+    ``max_idf``: the idf of a word in one of the tenant's memories."""
     cosines = dict(vector)
     floor = min(cosines.values(), default=min(similarity.values(), default=0.0))
     near = sorted(cosines.values(), reverse=True)[:NEAR] or sorted(similarity.values(), reverse=True)[:NEAR]
@@ -60,9 +63,17 @@ def evidence(
             top_keyword=top_kw,
             rerank=f.rerank_score,
             top_held=max(held.values(), default=0.0),
+            max_idf=max_idf,
         )
         for f in fused
     }
+
+
+def match(e: Evidence) -> float:
+    """The largest keyword share times the idf that memory holds in units of the tenant's largest
+    idf (a word in one memory): about how many rare words of the question one memory holds,
+    whatever the tenant's size (absolute idf is small in a small tenant, where every word is rare)."""
+    return e.top_keyword * e.top_held / e.max_idf if e.max_idf > 0 else 0.0
 
 
 def _sigmoid(z: float) -> float:
@@ -74,7 +85,7 @@ def on_topic(e: Evidence, cfg: RelevanceConfig) -> float:
     every hit of a search)."""
     return _sigmoid(cfg.question_intercept + cfg.question_top_cosine * e.top_cosine
                     + cfg.question_near_cosine * e.near_cosine + cfg.question_top_keyword * e.top_keyword
-                    + cfg.question_top_held * e.top_held)  # fmt: skip
+                    + cfg.question_match * match(e))  # fmt: skip
 
 
 def evidence_odds(e: Evidence, cfg: RelevanceConfig) -> float:

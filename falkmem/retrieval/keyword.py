@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import KeywordConfig
+from ..keyword.bm25 import bm25_idf
 from ..keyword.stem import stem_all
 from ..keyword.tokens import query_terms
 from ..storage.cypher import query
@@ -20,11 +21,13 @@ UNBOUNDED = 2**31 - 2
 class KeywordHits:
     """The winners, (row, BM25 score) best first; ``mass``, the searched terms' summed idf (fusion
     divides by it: a score means the same for a two-word question and a twenty-word one);
-    ``held``, each winner's id → the idf of the searched terms it holds."""
+    ``held``, each winner's id → the idf of the searched terms it holds; ``max_idf``, the idf of
+    a word in one of the tenant's memories (the most a searched word can weigh there)."""
 
     hits: list[tuple[dict[str, Any], float]] = field(default_factory=list)
     mass: float = 0.0
     held: dict[str, float] = field(default_factory=dict)
+    max_idf: float = 0.0
 
 
 def keyword_search(
@@ -75,4 +78,5 @@ def keyword_search(
         [(h["a"], float(h["score"])) for h in found],
         float(out["mass"] or 0.0),
         {h["a"]["id"]: float(h["held"] or 0.0) for h in found},
+        bm25_idf(1, int(out["n_docs"])) if out["n_docs"] else 0.0,
     )

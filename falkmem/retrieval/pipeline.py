@@ -76,6 +76,8 @@ class Retrieval:
     """What a channel's score was divided by in fusion (``keyword``: the query's idf mass)."""
     held: dict[str, float] = field(default_factory=dict)
     """Keyword candidates: the idf of the searched terms each holds."""
+    max_idf: float = 0.0
+    """The idf of a word in one of the tenant's memories (0: no keyword search)."""
     weights: dict[str, float] = field(default_factory=dict)
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every candidate's row (whole, or ``{id, valid_at, speaker, session_id}``)."""
@@ -316,7 +318,7 @@ def _collect(
     out = run.out
     if keyword is not None:
         kw, ms = keyword.result()
-        out.units["keyword"], out.held = kw.mass, kw.held
+        out.units["keyword"], out.held, out.max_idf = kw.mass, kw.held, kw.max_idf
         run.listed("keyword", kw.hits)
         run.report("keyword", "channel", ms=ms, candidates=len(kw.hits))
     if graph is not None:
@@ -501,6 +503,7 @@ def _hits(run: _Run) -> None:
         similarity=out.similarity,
         held=out.held,
         mass=out.units.get("keyword", 0.0),
+        max_idf=out.max_idf,
     )
     # one scale per list: score is fused, rerank_score the reranker's; relevance: one for all
     for place, shown in places:

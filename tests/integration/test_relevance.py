@@ -13,6 +13,7 @@ import pytest
 from falkmem import InputError, Memory, Tenant
 from falkmem.aio import AsyncTenant
 from falkmem.config import RECOMMENDED_MIN_RELEVANCE, RelevanceConfig
+from falkmem.keyword.bm25 import bm25_idf
 
 MEMORIES = [
     ("t1", "I booked a table at Chez Marcel for dinner on Saturday, the duck there is great."),
@@ -61,6 +62,14 @@ def test_min_relevance_drops_what_falls_below(trips: Tenant) -> None:
     assert len(trips.search(ON_TOPIC[0][0], k=5, min_relevance=1.0)) == 0
     many = trips.search_many([OFF_TOPIC[0], ON_TOPIC[0][0]], k=5, min_relevance=RECOMMENDED_MIN_RELEVANCE)
     assert len(many[0]) == 0 and many[1].ids[0] == ON_TOPIC[0][1]
+
+
+def test_a_match_is_measured_against_the_tenants_largest_idf(trips: Tenant) -> None:
+    # eight memories: a word in one of them weighs bm25_idf(1, 8); what the question's match is
+    # counted in, so a small tenant's rare words count as a large one's
+    r = trips._retrieve("Who is my manager at Northwind?", k=5, route="auto", max_hops=None)
+    assert r.max_idf == pytest.approx(bm25_idf(1, 8)) and r.held and max(r.held.values()) > r.max_idf
+    assert trips._retrieve("Who is it?", k=5, route="auto", max_hops=None).max_idf == 0.0  # no searched word
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, "0.2", True, float("nan")])

@@ -12,8 +12,8 @@ from benchmarks import relevance as rel
 
 
 def _hit(i: str, cos: float, kw: float, top: float) -> list[object]:
-    #      id  cosine keyword graph top_cosine near_cosine top_keyword top_held rerank
-    return [i, cos, kw, 0.0, top, top - 0.05, kw, 5 * kw, None]
+    #      id  cosine keyword graph top_cosine near_cosine top_keyword top_held max_idf rerank
+    return [i, cos, kw, 0.0, top, top - 0.05, kw, 5 * kw, 8.0, None]
 
 
 def _dump(path: Path, dataset: str, seed: int) -> None:
@@ -57,9 +57,11 @@ def test_fit_threshold_and_folds(tmp_path: Path) -> None:
     assert [f.held_out for f in folds] == [None, "a", "b", "c"]
     for f in folds:
         assert f.threshold > 0
-        for fig in f.figures.values():
-            # at most one of the 40 questions may lose its gold (one question weighs 2.5 points)
-            assert fig.drop <= 2.5 and fig.no_hit == {"general": 100.0, "foreign": 100.0}
+        for name, fig in f.figures.items():
+            # a set the threshold was chosen on loses at most a point (none of its 40 questions
+            # its gold); the one left out, at most one question (2.5 points)
+            assert fig.drop <= (2.5 if name == f.held_out else 1.0)
+            assert fig.no_hit == {"general": 100.0, "foreign": 100.0}
     text = rel.table(folds, searches)
     assert "| a | 100.0 |" in text and "100.0 / 100.0 |" in text and "- c left out: threshold" in text
 
@@ -73,7 +75,6 @@ def test_figures_count_the_recall_lost_and_the_searches_emptied() -> None:
     f = rel.figures([s, o], scores, 0.1)
     assert (f.r5, f.r5_kept, f.drop, f.no_hit) == (100.0, 50.0, 50.0, {"general": 100.0})
     assert rel.figures([s, o], scores, 0.06).no_hit == {"general": 0.0}
-    assert rel.allowance([s] * 48, 1.0) == 100 / 48 and rel.allowance([s] * 200, 1.0) == 1.0
 
 
 def test_the_off_topic_questions_are_a_hundred_distinct_ones() -> None:
