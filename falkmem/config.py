@@ -242,7 +242,7 @@ docs/relevance.md). Not applied unless asked (``relevance.min_relevance`` or
 class PackingConfig(_Config):
     """How much each packing signal counts in ``context()`` (``context/signals.py``, docs/context.md)."""
 
-    base: float = 0.15
+    base: float = 0.2
     """Worth of any sentence of a memory the search ranked, before any signal."""
     lexical: float = 1.0
     """Weight of the question's words (their weighted share of the question)."""
