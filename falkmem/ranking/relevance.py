@@ -52,7 +52,7 @@ def evidence(
     near = sorted(cosines.values(), reverse=True)[:NEAR] or sorted(similarity.values(), reverse=True)[:NEAR]
     top, mean = (near[0], sum(near) / len(near)) if near else (0.0, 0.0)
     share = {i: min(1.0, h / mass) for i, h in held.items()} if mass > 0 else {}
-    top_kw = max(share.values(), default=0.0)
+    top_kw, top_held = max(share.values(), default=0.0), max(held.values(), default=0.0)
     return {
         f.id: Evidence(
             cosine=cosines.get(f.id, similarity.get(f.id, floor)),
@@ -62,7 +62,7 @@ def evidence(
             near_cosine=mean,
             top_keyword=top_kw,
             rerank=f.rerank_score,
-            top_held=max(held.values(), default=0.0),
+            top_held=top_held,
             max_idf=max_idf,
         )
         for f in fused
