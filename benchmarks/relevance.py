@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from falkmem.config import RelevanceConfig
-from falkmem.ranking.relevance import Evidence, evidence, relevance
+from falkmem.ranking.relevance import Evidence, evidence, match, relevance
 
 OFFTOPIC = Path(__file__).with_name("offtopic.txt")
 FAMILY = {"musique": "musique", "musique200": "musique"}
@@ -150,7 +150,7 @@ def read(paths: Iterable[Path]) -> list[Search]:
 
 QUESTION = ("top_cosine", "near_cosine", "top_keyword", "match")
 """The question's evidence (``RelevanceConfig.question_*``; ``match`` as
-``falkmem.ranking.relevance.match`` computes it)."""
+``falkmem.ranking.relevance.match``)."""
 HIT = ("cosine", "keyword", "graph", "below_top")
 """The hit's evidence (``RelevanceConfig``'s weights of the same names; ``below_top`` is
 ``top_cosine - cosine``)."""
@@ -162,10 +162,8 @@ def _col(name: str) -> int:
 
 def question_x(s: Search) -> np.ndarray:
     """One row: the question's evidence (the same on every hit of a search)."""
-    x = s.x[:1]
-    top, most = x[:, _col("top_held")], x[:, _col("max_idf")]
-    match = x[:, _col("top_keyword")] * np.divide(top, most, out=np.zeros_like(top), where=most > 0)
-    return np.column_stack([x[:, [_col(n) for n in QUESTION[:-1]]], match])
+    first = Evidence(**dict(zip(FIELDS, s.x[0].tolist(), strict=True)))
+    return np.array([[*(getattr(first, n) for n in QUESTION[:-1]), match(first)]])
 
 
 def hit_x(s: Search, graph_cap: float) -> np.ndarray:
