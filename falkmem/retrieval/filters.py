@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypedDict, Unpack
 
@@ -105,10 +105,20 @@ class Filters:
 
     def params(self) -> dict[str, Any]:
         """The Cypher parameters ``$f_sessions`` … ``$f_meta`` of the filter fragment."""
-        values = {
-            "f_meta" if f.name == "metadata" else f"f_{f.name}": getattr(self, f.name) for f in fields(self)
+        return {
+            "f_sessions": _lst(self.sessions),
+            "f_users": _lst(self.users),
+            "f_agents": _lst(self.agents),
+            "f_speakers": _lst(self.speakers),
+            "f_kinds": _lst(self.kinds),
+            "f_since": self.since,
+            "f_until": self.until,
+            "f_meta": _lst(self.metadata),
         }
-        return {name: list(v) if isinstance(v, tuple) else v for name, v in values.items()}
+
+
+def _lst(values: tuple[str, ...] | None) -> list[str] | None:
+    return list(values) if values is not None else None
 
 
 def _values(value: object, field: str, *, allowed: frozenset[str] | None = None) -> tuple[str, ...] | None:
