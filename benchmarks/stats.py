@@ -9,6 +9,7 @@ SciPy computes the p-value when installed; the fallback here is tested against i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -42,20 +43,33 @@ class PairedDelta(BaseModel):
         return self.n >= MIN_N and (self.ci_low > 0 or self.ci_high < 0)
 
 
+def _mean(resampled: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    return resampled.mean(axis=1)
+
+
 def bootstrap_ci(
-    values: npt.ArrayLike, *, resamples: int = RESAMPLES, seed: int = SEED, alpha: float = ALPHA
+    values: npt.ArrayLike,
+    *,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    alpha: float = ALPHA,
+    statistic: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]] = _mean,
 ) -> tuple[float, float]:
-    """Percentile bootstrap CI of the mean of ``values`` (for paired data: of the differences)."""
+    """Percentile bootstrap CI of the mean of ``values`` (for paired data: of the differences).
+
+    ``statistic`` computes another one from a batch of resamples: it gets an array of shape
+    ``(batch, n, ...)`` (``values``' rows drawn with replacement; a row may hold a pair) and
+    returns one value per resample, e.g. ``lambda r: np.median(r, axis=1)``."""
     x = np.asarray(values, dtype=np.float64)
     if x.size == 0:
         return (0.0, 0.0)
     rng = np.random.default_rng(seed)
-    means = np.empty(resamples)
+    stats = np.empty(resamples)
     for start in range(0, resamples, _CHUNK):
         stop = min(start + _CHUNK, resamples)
-        idx = rng.integers(0, x.size, size=(stop - start, x.size))
-        means[start:stop] = x[idx].mean(axis=1)
-    lo, hi = np.quantile(means, [alpha / 2, 1 - alpha / 2])
+        idx = rng.integers(0, len(x), size=(stop - start, len(x)))
+        stats[start:stop] = statistic(x[idx])
+    lo, hi = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
     return (float(lo), float(hi))
 
 

@@ -8,8 +8,9 @@ over minutes), more than most changes cost. So each tree gets its own worker pro
 copy of a stored dev store (``STORES/<dataset>``, built by ``python -m benchmarks run --path``),
 and the driver asks both the same question back to back, alternating which goes first; each
 worker times only ``Tenant.search`` (the harness's embedder, no query cache, no reranker). It
-reports both p50s, their difference with a bootstrap 95 % CI over questions, and the median of
-the paired differences with its CI. Questions come from the B tree's loaders, ``now`` included.
+reports both p50s, their difference and the median of the paired differences, each with its
+bootstrap 95 % CI (``benchmarks/stats.py::bootstrap_ci``). Questions come from the B tree's
+loaders, ``now`` included.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.stats import bootstrap_ci
 
 WORKER = """
 import json, os, sys, time
@@ -75,11 +80,6 @@ def _ask(p: subprocess.Popen[str], i: int) -> float:
     return float(p.stdout.readline())
 
 
-def _ci(values: list[float], stat: Any, rng: random.Random, n: int = 2000) -> list[float]:
-    boots = sorted(stat(rng.choices(range(len(values)), k=len(values))) for _ in range(n))
-    return [round(boots[int(0.025 * n)], 2), round(boots[int(0.975 * n)], 2)]
-
-
 def measure(a: tuple[str, Path], b: tuple[str, Path], dataset: str, reps: int) -> dict[str, Any]:
     """One dataset: both workers, every question ``reps`` times, alternating which goes first."""
     out = subprocess.run([sys.executable, "-c", DUMP, dataset], cwd=b[0], env=_env(b[0]), check=True,
@@ -106,18 +106,22 @@ def measure(a: tuple[str, Path], b: tuple[str, Path], dataset: str, reps: int) -
                 p.stdin.close()
             p.wait()
         questions.unlink()
-    rng = random.Random(7)
-    diffs = [y - x for x, y in zip(ta, tb, strict=True)]
+    pairs = np.column_stack([ta, tb])
+    diffs = pairs[:, 1] - pairs[:, 0]
+    p50_delta = bootstrap_ci(
+        pairs, statistic=lambda r: np.median(r[..., 1], axis=1) - np.median(r[..., 0], axis=1)
+    )
+    paired = bootstrap_ci(diffs, statistic=lambda r: np.median(r, axis=1))
     return {
         "n": len(diffs),
         "a_p50": round(statistics.median(ta), 2),
         "b_p50": round(statistics.median(tb), 2),
         "p50_delta": round(statistics.median(tb) - statistics.median(ta), 2),
-        "p50_delta_ci": _ci(diffs, lambda ix: statistics.median([tb[j] for j in ix]) - statistics.median([ta[j] for j in ix]), rng),
-        "paired_median": round(statistics.median(diffs), 2),
-        "paired_median_ci": _ci(diffs, lambda ix: statistics.median([diffs[j] for j in ix]), rng),
+        "p50_delta_ci": [round(v, 2) for v in p50_delta],
+        "paired_median": round(float(np.median(diffs)), 2),
+        "paired_median_ci": [round(v, 2) for v in paired],
         "load": round(os.getloadavg()[0], 2),
-    }  # fmt: skip
+    }
 
 
 def main() -> int:

@@ -51,6 +51,17 @@ def test_bootstrap_is_seeded_and_brackets_the_mean() -> None:
     assert bootstrap_ci(values, seed=2) != (lo, hi)
 
 
+def test_bootstrap_of_another_statistic_and_of_pairs() -> None:
+    # a heavy tail moves the mean, not the median
+    values = np.array([1.0] * 40 + [100.0] * 5)
+    lo, hi = bootstrap_ci(values, statistic=lambda r: np.median(r, axis=1))
+    assert (lo, hi) == (1.0, 1.0) and bootstrap_ci(values)[0] > 1.0
+    # rows are pairs: the difference of the two columns' medians
+    pairs = np.column_stack([np.full(30, 10.0), np.full(30, 12.5)])
+    diff = bootstrap_ci(pairs, statistic=lambda r: np.median(r[..., 1], axis=1) - np.median(r[..., 0], axis=1))
+    assert diff == (2.5, 2.5)
+
+
 def test_planted_difference_is_significant_and_an_identical_system_is_not() -> None:
     rng = np.random.default_rng(3)
     base = rng.choice([0.5, 1.0], size=40)
