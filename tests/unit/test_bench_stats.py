@@ -58,7 +58,9 @@ def test_bootstrap_of_another_statistic_and_of_pairs() -> None:
     assert (lo, hi) == (1.0, 1.0) and bootstrap_ci(values)[0] > 1.0
     # rows are pairs: the difference of the two columns' medians
     pairs = np.column_stack([np.full(30, 10.0), np.full(30, 12.5)])
-    diff = bootstrap_ci(pairs, statistic=lambda r: np.median(r[..., 1], axis=1) - np.median(r[..., 0], axis=1))
+    diff = bootstrap_ci(
+        pairs, statistic=lambda r: np.median(r[..., 1], axis=1) - np.median(r[..., 0], axis=1)
+    )
     assert diff == (2.5, 2.5)
 
 
